@@ -1,0 +1,257 @@
+//! The advisor's results: verdict, findings with traced evidence, projected
+//! options, segments to move and the flash cache plan. Produced by
+//! `awrflash-rules`, rendered by `awrflash-report`.
+
+use serde::{Deserialize, Serialize};
+
+/// Severity of a finding; ordered, so `--fail-on warning` means `>= Warning`.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    #[default]
+    Info,
+    Warning,
+    Critical,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Critical => "critical",
+        }
+    }
+}
+
+/// Where a cited number came from: file, section, line.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EvidenceSrc {
+    pub path: String,
+    pub section: String,
+    pub line: u32,
+}
+
+/// One number a finding rests on.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Evidence {
+    /// What the number is (`log file sync avg wait`).
+    pub label: String,
+    pub value: f64,
+    /// `ms`, `%`, `MB/s`, `waits/s`, `s`, ...
+    pub unit: String,
+    /// `None` only for derived numbers; `derived_from` then says how.
+    pub src: Option<EvidenceSrc>,
+    pub derived_from: Option<String>,
+}
+
+/// A seed document passage a rule rests on.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Citation {
+    /// Seed file name, e.g. `000_7b4ff65e62db67e2.txt`.
+    pub seed: String,
+    /// Section, table or passage, e.g. `6.2, Table 6.1`.
+    pub section: String,
+    /// Short title of the document.
+    pub title: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Recommendation {
+    pub text: String,
+    /// Copyable SQL (`ALTER INDEX ... REBUILD TABLESPACE ...`, `ALTER SYSTEM SET ...`).
+    pub sql: Vec<String>,
+}
+
+/// Projected effect of one option on DB time.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Projection {
+    pub db_time_before_s: f64,
+    pub db_time_after_low_s: f64,
+    pub db_time_after_high_s: f64,
+    /// Projected / current DB time per transaction (low-high).
+    pub response_ratio_low: f64,
+    pub response_ratio_high: f64,
+    /// Throughput gain cap from the bottleneck law (e.g. 1.3 = +30%), if any.
+    pub throughput_cap: Option<f64>,
+    /// `cpu`, `channel`, `none`, ...
+    pub bound: String,
+    /// The arithmetic, one line per affected wait.
+    pub steps: Vec<ProjectionStep>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ProjectionStep {
+    pub component: String,
+    pub waits: f64,
+    pub share_affected: f64,
+    pub current_avg_ms: f64,
+    pub new_avg_ms_low: f64,
+    pub new_avg_ms_high: f64,
+    pub saved_s_low: f64,
+    pub saved_s_high: f64,
+    pub src: Option<EvidenceSrc>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Finding {
+    pub id: String,
+    pub slug: String,
+    pub severity: Severity,
+    pub title: String,
+    /// One or two sentences with the numbers filled in.
+    pub message: String,
+    pub evidence: Vec<Evidence>,
+    pub recommendation: Option<Recommendation>,
+    pub projection: Option<Projection>,
+    pub citations: Vec<Citation>,
+}
+
+/// DB time split into the components of the projection model (seconds).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DbTimeBreakdown {
+    pub cpu_s: f64,
+    pub single_block_read_s: f64,
+    pub multiblock_read_s: f64,
+    pub temp_io_s: f64,
+    pub write_wait_s: f64,
+    pub commit_s: f64,
+    pub flash_cache_read_s: f64,
+    pub other_s: f64,
+}
+
+/// One projected option (hot segments, whole DB, redo, TEMP, flash cache of size S).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OptionProjection {
+    /// Stable key: `hot-segments`, `whole-db`, `redo`, `temp`, `flash-cache-4x`, ...
+    pub key: String,
+    pub title: String,
+    pub device: String,
+    pub projection: Projection,
+    pub before: DbTimeBreakdown,
+    pub after: DbTimeBreakdown,
+    /// Capacity this option needs on flash, where known.
+    pub capacity_gb: Option<f64>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SegmentToMove {
+    pub rank: u32,
+    pub owner: String,
+    pub object: String,
+    pub subobject: Option<String>,
+    pub object_type: String,
+    pub tablespace: String,
+    pub read_requests: Option<f64>,
+    pub physical_writes: Option<f64>,
+    pub pct_of_reads: Option<f64>,
+    pub cumulative_pct: Option<f64>,
+    pub size_gb: Option<f64>,
+    /// Requests per second per GB, where the size is known.
+    pub io_density: Option<f64>,
+    pub fits_budget: Option<bool>,
+    pub sql: Option<String>,
+    pub src: Option<EvidenceSrc>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FlashCachePoint {
+    pub size_gb: f64,
+    pub multiple_of_buffer_cache: f64,
+    pub est_phys_reads: f64,
+    pub db_time_s: f64,
+    pub sga_cost_mb: f64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FlashCachePlan {
+    pub recommended: bool,
+    pub size_gb: Option<f64>,
+    pub sga_cost_mb: Option<f64>,
+    pub reason: String,
+    /// Which fit of the Buffer Pool Advisory curve was used and why.
+    pub fit: Option<String>,
+    pub curve: Vec<FlashCachePoint>,
+    pub sql: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Verdict {
+    pub summary: String,
+    /// Expected DB time reduction, percent, low-high.
+    pub gain_pct_low: f64,
+    pub gain_pct_high: f64,
+    /// What limits the gain: `cpu`, `channel`, `io-share`, `none`, `not-enough-data`.
+    pub bound: String,
+    pub best_option: Option<String>,
+}
+
+/// Identity of the database an analysis is about.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DbIdentity {
+    pub db_name: Option<String>,
+    pub dbid: Option<u64>,
+    pub instances: Vec<String>,
+    pub release: Option<String>,
+    pub rac: bool,
+    pub host: Option<String>,
+    pub platform: Option<String>,
+    pub begin_time: Option<String>,
+    pub end_time: Option<String>,
+    pub begin_snap: Option<u64>,
+    pub end_snap: Option<u64>,
+    pub elapsed_s: Option<f64>,
+    pub db_time_s: Option<f64>,
+}
+
+/// The advisor's answer for one database.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Analysis {
+    pub schema_version: u32,
+    pub database: DbIdentity,
+    pub inputs: Vec<crate::Source>,
+    pub verdict: Verdict,
+    pub findings: Vec<Finding>,
+    pub options: Vec<OptionProjection>,
+    pub segments_to_move: Vec<SegmentToMove>,
+    pub flash_cache: Option<FlashCachePlan>,
+    /// Time series across snapshots when several reports were analysed.
+    pub series: Vec<SnapshotPoint>,
+}
+
+/// One report interval in a multi-report analysis.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SnapshotPoint {
+    pub begin_time: Option<String>,
+    pub end_time: Option<String>,
+    pub begin_snap: Option<u64>,
+    pub end_snap: Option<u64>,
+    pub elapsed_s: f64,
+    pub db_time_s: f64,
+    pub db_cpu_s: f64,
+    pub read_iops: f64,
+    pub write_iops: f64,
+    pub read_mb_s: f64,
+    pub write_mb_s: f64,
+    pub redo_mb_s: f64,
+    pub path: String,
+}

@@ -1,0 +1,49 @@
+//! awrflash-parse: from input bytes to the model.
+//!
+//! Stage: parse. Input: the bytes of one file (already decompressed) and the
+//! path to name it by. Output: an [`awrflash_model::Document`] with warnings
+//! for anything recognised but not understood, or a [`ParseError`] when the
+//! input is not usable at all. Formats are detected by content, never by the
+//! file name.
+
+pub mod awr_html;
+pub mod awr_text;
+pub mod decode;
+pub mod error;
+pub mod iostat;
+pub mod num;
+pub mod segsizes;
+pub mod sniff;
+pub mod statspack;
+pub mod sysstat;
+
+pub use error::ParseError;
+pub use sniff::Sniffed;
+
+use awrflash_model::Document;
+
+/// Parses one input whose format is detected from its content.
+pub fn parse_bytes(path: &str, bytes: &[u8]) -> Result<Document, ParseError> {
+    let text = decode::decode(bytes);
+    match sniff::sniff(&text) {
+        Sniffed::AwrHtml => awr_html::parse(path, &text).map(|r| Document::Report(Box::new(r))),
+        Sniffed::AwrText => awr_text::parse(path, &text).map(|r| Document::Report(Box::new(r))),
+        Sniffed::Statspack => statspack::parse(path, &text).map(|r| Document::Report(Box::new(r))),
+        Sniffed::Iostat | Sniffed::Sar => {
+            iostat::parse(path, &text).map(|c| Document::Iostat(Box::new(c)))
+        }
+        Sniffed::Sysstat => sysstat::parse(path, &text).map(|s| Document::Sysstat(Box::new(s))),
+        Sniffed::SegmentSizes => {
+            segsizes::parse(path, &text).map(|s| Document::SegmentSizes(Box::new(s)))
+        }
+        Sniffed::Unsupported { what, reason } => Err(ParseError::Unsupported {
+            path: path.to_string(),
+            what: what.to_string(),
+            reason: reason.to_string(),
+        }),
+        Sniffed::Unknown { reason } => Err(ParseError::UnknownFormat {
+            path: path.to_string(),
+            reason,
+        }),
+    }
+}

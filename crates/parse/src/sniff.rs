@@ -1,0 +1,184 @@
+//! Format detection by content.
+//!
+//! Only the first part of the file is looked at (reports put their title in
+//! the first lines; SQL*Plus prompt text may come before `<html>`).
+
+/// What the content looks like.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sniffed {
+    AwrHtml,
+    AwrText,
+    Statspack,
+    /// Linux sysstat or Solaris `iostat -x`.
+    Iostat,
+    /// `sar` output with a device section (Linux sysstat, Solaris, HP-UX).
+    Sar,
+    /// A `v$sysstat` spool or a `name,value` CSV.
+    Sysstat,
+    /// A `dba_segments` CSV export.
+    SegmentSizes,
+    Unsupported {
+        what: &'static str,
+        reason: &'static str,
+    },
+    Unknown {
+        reason: String,
+    },
+}
+
+/// How much of the file the sniffer reads.
+const HEAD: usize = 64 * 1024;
+
+pub fn sniff(text: &str) -> Sniffed {
+    let mut end = text.len().min(HEAD);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = text.get(..end).unwrap_or("");
+    if head.trim().is_empty() {
+        return Sniffed::Unknown {
+            reason: "the file is empty".into(),
+        };
+    }
+    let binary = head
+        .bytes()
+        .take(4096)
+        .filter(|&b| b == 0 || (b < 0x09))
+        .count();
+    if binary > 8 {
+        return Sniffed::Unknown {
+            reason: "binary content".into(),
+        };
+    }
+    let lower = head.to_ascii_lowercase();
+    let html = lower.contains("<html") || lower.contains("<table") || lower.contains("<body");
+    let awr_title = lower.contains("workload repository")
+        || lower.contains("awr rac report")
+        || lower.contains("awr report for")
+        || lower.contains("awr pdb report");
+    if lower.contains("ash report for") || lower.contains("<title>ash report") {
+        return Sniffed::Unsupported {
+            what: "an ASH report",
+            reason: "awrflash reads AWR and Statspack reports; ASH samples carry no load profile or wait totals",
+        };
+    }
+    if lower.contains("addm report for task") && !awr_title {
+        return Sniffed::Unsupported {
+            what: "an ADDM report",
+            reason: "awrflash reads AWR and Statspack reports",
+        };
+    }
+    if html && awr_title {
+        return Sniffed::AwrHtml;
+    }
+    if lower.contains("statspack report for") {
+        return Sniffed::Statspack;
+    }
+    if awr_title {
+        return Sniffed::AwrText;
+    }
+    if lower.contains("extended device statistics") {
+        return Sniffed::Iostat;
+    }
+    let has_device_header = head.lines().take(400).any(|l| {
+        let t = l.trim_start();
+        (t.starts_with("Device") || t.starts_with("device"))
+            && (t.contains("r/s") || t.contains("tps") || t.contains("rkB/s"))
+    });
+    if has_device_header {
+        return Sniffed::Iostat;
+    }
+    let sar_like = head.lines().take(400).any(|l| {
+        let mut f = l.split_whitespace();
+        f.next().is_some_and(is_clock)
+            && l.contains("DEV")
+            && (l.contains("tps") || l.contains("rd_sec/s") || l.contains("rkB/s"))
+    }) || (head
+        .lines()
+        .take(400)
+        .any(|l| l.contains("%busy") && l.contains("avque")));
+    if sar_like || text.contains("DEV       tps") {
+        return Sniffed::Sar;
+    }
+    if looks_like_segment_csv(&lower) {
+        return Sniffed::SegmentSizes;
+    }
+    if looks_like_sysstat(&lower) {
+        return Sniffed::Sysstat;
+    }
+    if html {
+        return Sniffed::Unknown {
+            reason:
+                "HTML without an AWR report title (WORKLOAD REPOSITORY report / AWR RAC report)"
+                    .into(),
+        };
+    }
+    Sniffed::Unknown {
+        reason:
+            "no AWR, Statspack, iostat, sar, sysstat or dba_segments signature in the first 64 KiB"
+                .into(),
+    }
+}
+
+fn is_clock(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 8 && b.get(2) == Some(&b':') && b.get(5) == Some(&b':')
+}
+
+fn looks_like_segment_csv(lower: &str) -> bool {
+    let first = lower.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    first.contains("segment_name") && first.contains("bytes") && first.contains("owner")
+}
+
+fn looks_like_sysstat(lower: &str) -> bool {
+    let first = lower.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let csv_header = first.replace([' ', '"'], "");
+    if csv_header.starts_with("name,value") || csv_header.starts_with("statistic,value") {
+        return true;
+    }
+    // SQL*Plus spool of `select name, value from v$sysstat`: a NAME/VALUE
+    // header, and statistic names awrflash knows.
+    let header = lower.lines().take(200).any(|l| {
+        let mut w = l.split_whitespace();
+        matches!(w.next(), Some("name")) && matches!(w.next(), Some("value"))
+    });
+    header
+        && (lower.contains("physical read")
+            || lower.contains("flash cache")
+            || lower.contains("redo size")
+            || lower.contains("session logical reads"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_and_binary_inputs_are_unknown() {
+        assert!(matches!(sniff(""), Sniffed::Unknown { .. }));
+        assert!(matches!(
+            sniff("\0\0\0\0\x01\x02\x03\x04\x05\x06\x07\x08\0\0"),
+            Sniffed::Unknown { .. }
+        ));
+    }
+
+    #[test]
+    fn report_titles_pick_the_format() {
+        assert_eq!(
+            sniff(
+                "<html><title>AWR Report for DB: X</title><h1>WORKLOAD REPOSITORY report for</h1>"
+            ),
+            Sniffed::AwrHtml
+        );
+        assert_eq!(
+            sniff("\nWORKLOAD REPOSITORY report for\n\nDB Name"),
+            Sniffed::AwrText
+        );
+        assert_eq!(sniff("STATSPACK report for\n"), Sniffed::Statspack);
+        assert_eq!(
+            sniff("owner,segment_name,bytes\nA,B,1\n"),
+            Sniffed::SegmentSizes
+        );
+        assert_eq!(sniff("name,value\nredo size,1\n"), Sniffed::Sysstat);
+    }
+}
