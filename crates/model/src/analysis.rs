@@ -235,6 +235,26 @@ pub struct Analysis {
     pub flash_cache: Option<FlashCachePlan>,
     /// Time series across snapshots when several reports were analysed.
     pub series: Vec<SnapshotPoint>,
+    /// Tables and chart data the report shows beside the findings.
+    pub exhibits: Exhibits,
+}
+
+/// What the report shows besides findings: taken from the inputs, traced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Exhibits {
+    /// Wait Event Histogram rows of the key events (db file sequential read,
+    /// log file parallel write, log file sync, ...).
+    pub histograms: Vec<crate::HistogramRow>,
+    pub tablespaces: Vec<crate::FileIoRow>,
+    /// Redo figures (redo MB/s, average redo write, log file sync/parallel write).
+    pub redo: Vec<Evidence>,
+    /// Flash cache and Exadata cell flash statistics.
+    pub flash_cache_stats: Vec<Evidence>,
+    /// iostat device summaries.
+    pub devices: Vec<crate::DeviceSummary>,
+    /// DB time breakdown of the current workload (before any option).
+    pub breakdown: DbTimeBreakdown,
 }
 
 /// One report interval in a multi-report analysis.
