@@ -2,6 +2,13 @@
 //! against the report's own arithmetic (DB time, redo rate, top events).
 //! Skips with a printed reason when `../shared/corpus` is absent.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 mod awr_html_common;
 
 use std::path::PathBuf;

@@ -41,7 +41,7 @@ pub fn header_table(v: &View<'_>, ctx: &mut Ctx, r: &mut DbReport) -> bool {
         h.instance_number = text(row, v.col(&["inst num"])).and_then(|s| s.trim().parse().ok());
         return true;
     }
-    if v.has_col("container name") {
+    if v.has_col("container db id") && v.has_col("container name") {
         h.container = string(row, v.col(&["container name"]));
         return true;
     }
