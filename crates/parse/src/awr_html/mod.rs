@@ -88,6 +88,13 @@ fn kind_of(first: &Table) -> ReportKind {
 }
 
 fn finish(r: &mut DbReport) {
+    // 10g prints no host table: the CPU count is only in the OS statistics.
+    if r.header.cpus.is_none() {
+        r.header.cpus = view::count(r.os_stat("NUM_CPUS").and_then(|s| s.value));
+    }
+    if r.header.cores.is_none() {
+        r.header.cores = view::count(r.os_stat("NUM_CPU_CORES").and_then(|s| s.value));
+    }
     if let Some(bs) = r.cache_sizes.std_block_size {
         for row in &mut r.buffer_pool_advisory {
             if row.block_size.is_none() && matches!(row.pool.as_str(), "D" | "K" | "R") {

@@ -228,7 +228,8 @@ impl<F: FnMut(Table)> Scanner<'_, F> {
                     self.skip = Some(tag);
                 }
             }
-            Tag::Title => self.in_title = !empty,
+            // Only the document's own `<title>`: Exadata sections carry more.
+            Tag::Title => self.in_title = !empty && self.doc_title.is_empty(),
             Tag::Table => {
                 self.flush_block();
                 let in_cell = self.open.last().is_some_and(|o| o.cell.is_some());

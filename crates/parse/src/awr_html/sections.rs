@@ -47,7 +47,7 @@ fn bare_ms(v: &View<'_>, i: Option<usize>) -> f64 {
 pub fn top_events(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<TopEvent>) {
     let ev = v.col(&["event"]);
     let waits = v.col(&["waits"]);
-    let time = v.col(&["total wait time", "time(s)", "time (s)", "time"]);
+    let time = v.col(&["total wait time", "time(s)", "time (s)", "total(s)", "time"]);
     let avg = v.col(&["avg wait", "wait avg", "avg wait(ms)", "avg wait (ms)"]);
     let pct = v
         .col_containing("db time")
@@ -410,7 +410,12 @@ pub fn buffer_pool_advisory(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<BufferPoo
         "est phys read factr",
         "estd phys read factor",
     ]);
-    let reads = v.col(&["estimated phys reads", "estd phys reads", "est phys reads"]);
+    let reads = v.col(&[
+        "estimated phys reads",
+        "estimated physical reads",
+        "estd phys reads",
+        "est phys reads",
+    ]);
     let time = v.col(&["est phys read time", "estd phys read time"]);
     let pct = v.col(&["est %dbtime for rds", "est %db time for rds"]);
     let thousands = |i: Option<usize>| {

@@ -47,7 +47,11 @@ pub fn check_report(r: &DbReport, has_segment_sections: bool) -> Vec<String> {
         ("begin_time", h.begin_time.is_some()),
         ("end_time", h.end_time.is_some()),
         ("db_time_s", h.db_time_s.is_some()),
-        ("platform", h.platform.is_some()),
+        // 10g prints host and release but no platform line.
+        (
+            "platform",
+            h.platform.is_some() || h.release.as_deref().is_some_and(|r| r.starts_with("10.")),
+        ),
         ("cpus", h.cpus.is_some()),
         // A global report spans several hosts and instances.
         ("host", global || h.host.is_some()),
@@ -87,7 +91,15 @@ pub fn check_report(r: &DbReport, has_segment_sections: bool) -> Vec<String> {
                     ));
                 }
             }
-            None => p.push("Load Profile DB Time(s) missing".into()),
+            // 10g's Load Profile has no DB Time row: the Time Model has it.
+            None => match r.time_model_row("DB time").and_then(|t| t.time_s) {
+                Some(t) if h.release.as_deref().is_some_and(|r| r.starts_with("10.")) => {
+                    if !close(db_time, t, 0.02, 1.0) {
+                        p.push(format!("db_time_s {db_time} vs Time Model DB time {t}"));
+                    }
+                }
+                _ => p.push("Load Profile DB Time(s) missing".into()),
+            },
         }
     }
     if r.top_events.is_empty() {
