@@ -63,7 +63,9 @@ impl Open {
     fn close_cell(&mut self) {
         if let Some(cell) = self.cell.take() {
             let mut cell = cell;
-            cell.text = collapse(&cell.text);
+            if !is_collapsed(&cell.text) {
+                cell.text = collapse(&cell.text);
+            }
             match self.row.as_mut() {
                 Some(row) => row.cells.push(cell),
                 None => self.table.rows.push(Row {
@@ -284,10 +286,19 @@ impl<F: FnMut(Table)> Scanner<'_, F> {
                             cells: Vec::new(),
                         });
                     }
-                    let colspan = attr(e, "colspan")
-                        .and_then(|v| v.trim().parse::<u16>().ok())
-                        .unwrap_or(1)
-                        .clamp(1, 64);
+                    // Most cells have no colspan: skip the attribute parser
+                    // unless the raw tag mentions one (any case: browsers
+                    // re-save it as `colSpan`).
+                    let raw = e.attributes_raw();
+                    let colspan =
+                        if raw.contains("span") || raw.contains("SPAN") || raw.contains("Span") {
+                            attr(e, "colspan")
+                                .and_then(|v| v.trim().parse::<u16>().ok())
+                                .unwrap_or(1)
+                                .clamp(1, 64)
+                        } else {
+                            1
+                        };
                     let cell = Cell {
                         text: String::new(),
                         header: tag == Tag::Th,
@@ -559,6 +570,25 @@ fn unescape(s: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// True when [`collapse`] would return the text unchanged.
+fn is_collapsed(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.first().is_some_and(u8::is_ascii_whitespace)
+        || b.last().is_some_and(u8::is_ascii_whitespace)
+    {
+        return false;
+    }
+    let mut prev_space = false;
+    for &c in b {
+        // Non-ASCII may be a no-break space: take the slow path.
+        if c >= 0x80 || (c.is_ascii_whitespace() && (c != b' ' || prev_space)) {
+            return false;
+        }
+        prev_space = c == b' ';
+    }
+    true
 }
 
 /// Trims and collapses runs of whitespace (incl. no-break space) to one space.
