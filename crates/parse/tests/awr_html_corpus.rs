@@ -13,7 +13,7 @@ mod awr_html_common;
 
 use std::path::PathBuf;
 
-use awr_html_common::{check_report, summary_line};
+use awr_html_common::{check_report, misplaced_rows, summary_line};
 use awrflash_model::Document;
 
 fn corpus_dir() -> Option<PathBuf> {
@@ -56,7 +56,8 @@ fn every_corpus_awr_html_report_parses_and_adds_up() {
             continue;
         };
         let raw = String::from_utf8_lossy(&bytes);
-        let problems = check_report(&r, raw.contains("Segments by "));
+        let mut problems = check_report(&r, raw.contains("Segments by "));
+        problems.extend(misplaced_rows(&r, &raw).into_iter().take(5));
         let line = summary_line(&name, &r);
         println!("{line}{}", if problems.is_empty() { "" } else { "  FAIL" });
         lines.push(line);

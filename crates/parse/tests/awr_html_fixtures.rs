@@ -12,7 +12,7 @@ mod awr_html_common;
 
 use std::path::PathBuf;
 
-use awr_html_common::{check_report, summary_line};
+use awr_html_common::{check_report, misplaced_rows, summary_line};
 use awrflash_model::{DbReport, Document, ReportKind};
 use awrflash_parse::ParseError;
 
@@ -109,6 +109,7 @@ fn every_row_of_the_sample_points_at_its_line() {
     for s in &r.activity_stats {
         assert!(lines[s.src.line as usize - 1].contains(&s.name));
     }
+    assert_eq!(misplaced_rows(&r, &text), Vec::<String>::new());
 }
 
 #[test]

@@ -214,3 +214,51 @@ pub fn summary_line(name: &str, r: &DbReport) -> String {
         w = r.warnings.len(),
     )
 }
+
+/// Rows whose `src.line` does not point at their name (the line of the
+/// `<tr>` or one of the two after it, where Oracle wraps long cells).
+pub fn misplaced_rows(r: &DbReport, text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let plain = |line: u32| {
+        let from = (line as usize).saturating_sub(1);
+        let joined = lines
+            .get(from..(from + 3).min(lines.len()))
+            .unwrap_or(&[])
+            .join(" ");
+        let unescaped = joined
+            .replace("&#160;", " ")
+            .replace("&nbsp;", " ")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&amp;", "&");
+        unescaped.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let mut named: Vec<(&str, &awrflash_model::SourceRef)> = Vec::new();
+    named.extend(r.top_events.iter().map(|e| (e.name.as_str(), &e.src)));
+    named.extend(
+        r.wait_events
+            .foreground
+            .iter()
+            .chain(&r.wait_events.background)
+            .map(|e| (e.name.as_str(), &e.src)),
+    );
+    named.extend(r.activity_stats.iter().map(|s| (s.name.as_str(), &s.src)));
+    named.extend(r.parameters.iter().map(|p| (p.name.as_str(), &p.src)));
+    named.extend(
+        r.segments
+            .values()
+            .flatten()
+            .map(|s| (s.object.as_str(), &s.src)),
+    );
+    // A global report's Time Model has one column per statistic: its rows
+    // are named after the statistic the column stands for.
+    if r.source.kind != Some(ReportKind::RacGlobal) {
+        named.extend(r.time_model.iter().map(|t| (t.name.as_str(), &t.src)));
+    }
+    named
+        .into_iter()
+        .filter(|(name, src)| !plain(src.line).contains(name))
+        .map(|(name, src)| format!("{name:?} not on line {} [{}]", src.line, src.section))
+        .collect()
+}
