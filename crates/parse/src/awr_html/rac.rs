@@ -9,6 +9,7 @@
 
 use awrflash_model::{
     DbReport, HostCpu, InstanceSummary, IoStatRow, LoadProfileRow, OsStat, TimeModelRow, TopEvent,
+    WaitClassRow,
 };
 
 use super::header::{elapsed_seconds, iso_time};
@@ -65,6 +66,7 @@ pub fn table(t: &Table, ctx: &mut Ctx, r: &mut DbReport, g: &mut Global) {
         "database instances included in report" => instance_list(&v, ctx, r),
         "os statistics by instance" => os_by_instance(&v, ctx, r),
         "time model" => time_model(&v, ctx, r),
+        "foreground wait classes" => wait_classes(&v, ctx, r),
         "top timed foreground events" => {
             g.fg_top_seen = true;
             let mut per = Vec::new();
@@ -485,5 +487,47 @@ fn cache_sizes(v: &View<'_>, ctx: &mut Ctx, r: &mut DbReport) {
         r.cache_sizes.buffer_cache_bytes = to_u64(bc);
         r.cache_sizes.shared_pool_bytes = to_u64(sp);
         r.cache_sizes.log_buffer_bytes = to_u64(lb);
+    }
+}
+
+/// Column abbreviations of "Foreground Wait Classes" and the wait class
+/// names the instance report prints.
+const WAIT_CLASSES: [(&str, &str); 12] = [
+    ("user i/o", "User I/O"),
+    ("sys i/o", "System I/O"),
+    ("other", "Other"),
+    ("applic", "Application"),
+    ("commit", "Commit"),
+    ("network", "Network"),
+    ("concurcy", "Concurrency"),
+    ("config", "Configuration"),
+    ("cluster", "Cluster"),
+    ("admin", "Administrative"),
+    ("scheduler", "Scheduler"),
+    ("db cpu", "DB CPU"),
+];
+
+/// "Foreground Wait Classes": seconds per class, one row per instance;
+/// the `Sum` row gives the cluster's wait classes.
+fn wait_classes(v: &View<'_>, ctx: &mut Ctx, r: &mut DbReport) {
+    let inum = v.col(&["i#"]);
+    let db_time = v.col(&["db time"]);
+    for row in &v.data {
+        if !matches!(instance_of(row, inum), Ok(None)) {
+            continue;
+        }
+        let total = ctx.num(v, row, db_time);
+        for (abbr, class) in WAIT_CLASSES {
+            let Some(time_s) = ctx.num(v, row, v.col(&[abbr])) else {
+                continue;
+            };
+            r.wait_classes.push(WaitClassRow {
+                wait_class: class.into(),
+                time_s: Some(time_s),
+                pct_db_time: total.filter(|t| *t > 0.0).map(|t| time_s / t * 100.0),
+                src: v.src(row),
+                ..WaitClassRow::default()
+            });
+        }
     }
 }
