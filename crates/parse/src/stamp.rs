@@ -127,6 +127,15 @@ pub fn parse_date(tok: &str, order: SlashOrder) -> Option<Date> {
         [a, b, c] => (*a, *b, *c),
         _ => return None,
     };
+    // Oracle's `DD-MON-YY` / `DD-MON-YYYY` (NLS_DATE_FORMAT default).
+    if let Some(m) = month(b).filter(|_| b.len() == 3) {
+        let date = Date {
+            y: full_year(num(c)?, c.len()),
+            m,
+            d: num(a)? as u32,
+        };
+        return date.valid().then_some(date);
+    }
     let (na, nb, nc) = (num(a)?, num(b)?, num(c)?);
     let date = if a.len() == 4 {
         Date {
@@ -392,6 +401,10 @@ mod tests {
         );
         assert_eq!(dt("1303247761").as_deref(), Some("2011-04-19T21:16:01"));
         assert_eq!(dt("Time: 20:44:30").as_deref(), Some("20:44:30"));
+        assert_eq!(
+            dt("23-NOV-26 14:05:01").as_deref(),
+            Some("2026-11-23T14:05:01")
+        );
     }
 
     #[test]
