@@ -202,13 +202,13 @@ impl Row {
             })
             .or(match (self.r_s, self.w_s, self.r_await, self.w_await) {
                 (Some(r), Some(w), Some(ra), Some(wa)) if r + w > 0.0 => {
-                    Some((r * ra + w * wa) / (r + w))
+                    Some(round((r * ra + w * wa) / (r + w)))
                 }
                 (Some(_), Some(_), Some(_), Some(_)) => Some(0.0),
                 _ => None,
             });
         let avg_rq_kb = self.avg_rq.or(match (iops, kb) {
-            (Some(n), Some(k)) if n > 0.0 => Some(k / n),
+            (Some(n), Some(k)) if n > 0.0 => Some(round(k / n)),
             (Some(_), Some(_)) => Some(0.0),
             _ => None,
         });
