@@ -831,9 +831,12 @@ pub(crate) fn layered(name: &str, all: &HashSet<&str>) -> bool {
     false
 }
 
+/// Device-mapper, md and VxVM volumes, and multipath maps as `-N`/`-p`
+/// name them (`mpatha`): they sit on disks the capture usually lists too.
 fn is_volume(name: &str) -> bool {
     let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
-    stem.len() < name.len() && matches!(stem, "dm-" | "md" | "VxVM" | "vx" | "vxvm")
+    (stem.len() < name.len() && matches!(stem, "dm-" | "md" | "VxVM" | "vx" | "vxvm"))
+        || name.starts_with("mpath")
 }
 
 /// Fills `summary` and `channel` from the samples (since-boot samples left out).

@@ -58,6 +58,15 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
         .find(|l| !l.trim().is_empty())
         .and_then(|l| l.split_whitespace().next())
         .unwrap_or("");
+    if os == "AIX" {
+        // Same columns as Solaris but `Kbs/s`; no AIX report has been
+        // checked yet, so it is refused rather than labelled as Linux.
+        return Err(ParseError::Unsupported {
+            path: path.to_string(),
+            what: "AIX sar".into(),
+            reason: "awrflash reads Linux, Solaris and HP-UX sar -d".into(),
+        });
+    }
     let (format, section_name) = match os {
         "SunOS" => (Format::SarSolaris, "sar -d (Solaris)"),
         "HP-UX" => (Format::SarHpux, "sar -d (HP-UX)"),
