@@ -806,6 +806,18 @@ pub(crate) fn layered(name: &str, all: &HashSet<&str>) -> bool {
     {
         return true;
     }
+    // Solaris `iostat -C` controller totals: `c2` over `c2t0d0`...
+    if let Some(num) = name.strip_prefix('c')
+        && !num.is_empty()
+        && num.bytes().all(|b| b.is_ascii_digit())
+        && all.iter().any(|d| {
+            d.len() > name.len() + 1
+                && d.starts_with(name)
+                && d.get(name.len()..name.len() + 1) == Some("t")
+        })
+    {
+        return true;
+    }
     // nvme0n1p1, mmcblk0p2.
     if stem.len() < name.len() && stem.ends_with('p') {
         let parent = stem.trim_end_matches('p');
@@ -1263,7 +1275,9 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        for d in ["sda1", "nvme0n1p2", "sd4,a", "c0t0d0s0", "mpt_sas3"] {
+        let mut all = all;
+        all.insert("c0");
+        for d in ["sda1", "nvme0n1p2", "sd4,a", "c0t0d0s0", "mpt_sas3", "c0"] {
             assert!(layered(d, &all), "{d}");
         }
         for d in ["sda", "nvme0n1", "sd4", "c0t0d0", "dm-0", "md0"] {

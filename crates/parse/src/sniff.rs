@@ -148,11 +148,26 @@ fn looks_like_sysstat(lower: &str) -> bool {
     if csv_header.starts_with("name,value") || csv_header.starts_with("statistic,value") {
         return true;
     }
+    // `snap_time,name,value` and other column orders.
+    let fields: Vec<&str> = csv_header.split([',', ';', '\t']).collect();
+    if fields.len() >= 2
+        && fields
+            .iter()
+            .any(|f| matches!(*f, "name" | "stat_name" | "statistic"))
+        && fields.iter().any(|f| matches!(*f, "value" | "delta"))
+    {
+        return true;
+    }
     // SQL*Plus spool of `select name, value from v$sysstat`: a NAME/VALUE
     // header, and statistic names awrflash knows.
     let header = lower.lines().take(200).any(|l| {
         let mut w = l.split_whitespace();
         matches!(w.next(), Some("name")) && matches!(w.next(), Some("value"))
+    }) || lower.lines().take(200).any(|l| {
+        // `STATISTIC# NAME CLASS VALUE` and other column lists, `colsep` too.
+        let l = l.replace(['|', ','], " ");
+        let w: Vec<&str> = l.split_whitespace().collect();
+        w.len() <= 8 && w.contains(&"name") && (w.contains(&"value") || w.contains(&"delta"))
     });
     header
         && (lower.contains("physical read")

@@ -106,3 +106,39 @@ fn a_restart_between_captures_gives_no_delta() {
     assert_eq!(s.delta("flash cache inserts"), None);
     assert!(s.warnings.iter().any(|w| w.message.contains("backwards")));
 }
+
+#[test]
+fn a_colsep_spool_with_extra_columns_and_wrapped_names_reads_by_header() {
+    let s = spool("wide_colsep.lst");
+    assert_eq!(s.captures.len(), 1);
+    let names: Vec<&str> = s.captures[0]
+        .values
+        .iter()
+        .map(|v| v.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "flash cache inserts",
+            "flash cache insert skip: DBWR overloaded",
+            "flash cache insert skip: exists",
+            "physical read flash cache hits",
+            "flash cache eviction: aged out",
+        ]
+    );
+    let v: Vec<Option<f64>> = s.captures[0].values.iter().map(|v| v.value).collect();
+    assert_eq!(
+        v,
+        [
+            Some(408211.0),
+            Some(33691.0),
+            Some(12066.0),
+            Some(1958338.0),
+            Some(1.2346e10)
+        ]
+    );
+    // One capture of counters: no deltas, and the E notation is flagged.
+    assert!(s.deltas.is_empty());
+    assert_eq!(s.warnings.len(), 1, "{:?}", s.warnings);
+    assert!(s.warnings[0].message.contains("E notation"));
+}
