@@ -12,8 +12,10 @@ pub mod decode;
 pub mod error;
 pub mod iostat;
 pub mod num;
+pub mod sar;
 pub mod segsizes;
 pub mod sniff;
+mod stamp;
 pub mod statspack;
 pub mod sysstat;
 
@@ -29,9 +31,8 @@ pub fn parse_bytes(path: &str, bytes: &[u8]) -> Result<Document, ParseError> {
         Sniffed::AwrHtml => awr_html::parse(path, &text).map(|r| Document::Report(Box::new(r))),
         Sniffed::AwrText => awr_text::parse(path, &text).map(|r| Document::Report(Box::new(r))),
         Sniffed::Statspack => statspack::parse(path, &text).map(|r| Document::Report(Box::new(r))),
-        Sniffed::Iostat | Sniffed::Sar => {
-            iostat::parse(path, &text).map(|c| Document::Iostat(Box::new(c)))
-        }
+        Sniffed::Iostat => iostat::parse(path, &text).map(|c| Document::Iostat(Box::new(c))),
+        Sniffed::Sar => sar::parse(path, &text).map(|c| Document::Iostat(Box::new(c))),
         Sniffed::Sysstat => sysstat::parse(path, &text).map(|s| Document::Sysstat(Box::new(s))),
         Sniffed::SegmentSizes => {
             segsizes::parse(path, &text).map(|s| Document::SegmentSizes(Box::new(s)))
