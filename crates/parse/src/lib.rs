@@ -16,6 +16,7 @@ pub mod segsizes;
 pub mod sniff;
 pub mod statspack;
 pub mod sysstat;
+pub mod textreport;
 
 pub use error::ParseError;
 pub use sniff::Sniffed;
