@@ -141,7 +141,13 @@ pub fn check(r: &DbReport, text: &str) -> (Vec<String>, Vec<String>) {
         }
     }
     for e in &r.top_events {
-        let Some(w) = e.waits else { continue };
+        let cpu = e.name.eq_ignore_ascii_case("DB CPU") || e.name.eq_ignore_ascii_case("CPU time");
+        let Some(w) = e.waits else {
+            if !cpu {
+                fail.push(format!("top event {:?} has no waits", e.name));
+            }
+            continue;
+        };
         let lists = [&r.wait_events.foreground, &r.wait_events.all];
         let found = lists
             .iter()

@@ -85,6 +85,9 @@ pub struct Section<'a> {
     /// and the underline are included, since they carry column headings
     /// (`Load Profile      Per Second   Per Transaction`).
     pub lines: Vec<Line<'a>>,
+    /// For an underlined title: the bytes of the title line that are the
+    /// title, not headings.
+    pub title_end: usize,
 }
 
 /// Title of a page-header line, if the line is one.
@@ -106,7 +109,7 @@ fn page_title(text: &str) -> Option<&str> {
 }
 
 /// Title of a line underlined by `~~~`: the part above the tildes.
-fn tilde_title<'a>(text: &'a str, next: &str) -> Option<&'a str> {
+fn tilde_title<'a>(text: &'a str, next: &str) -> Option<(&'a str, usize)> {
     let lead = next.len() - next.trim_start().len();
     let body = next.trim_start();
     if !body.starts_with("~~~") {
@@ -118,7 +121,11 @@ fn tilde_title<'a>(text: &'a str, next: &str) -> Option<&'a str> {
         end -= 1;
     }
     let title = text.get(..end).unwrap_or(text).trim();
-    if title.is_empty() { None } else { Some(title) }
+    if title.is_empty() {
+        None
+    } else {
+        Some((title, end))
+    }
 }
 
 /// Splits the lines into sections. Lines before the first title (the
@@ -129,6 +136,7 @@ pub fn sections<'a>(lines: &[Line<'a>]) -> Vec<Section<'a>> {
         title: "",
         line: 1,
         lines: Vec::new(),
+        title_end: 0,
     };
     let mut i = 0;
     while let Some(l) = lines.get(i) {
@@ -139,15 +147,17 @@ pub fn sections<'a>(lines: &[Line<'a>]) -> Vec<Section<'a>> {
                     title: t,
                     line: l.no,
                     lines: Vec::new(),
+                    title_end: 0,
                 },
             ));
-        } else if let Some(t) = lines.get(i + 1).and_then(|n| tilde_title(l.text, n.text)) {
+        } else if let Some((t, end)) = lines.get(i + 1).and_then(|n| tilde_title(l.text, n.text)) {
             out.push(std::mem::replace(
                 &mut cur,
                 Section {
                     title: t,
                     line: l.no,
                     lines: vec![*l],
+                    title_end: end,
                 },
             ));
         } else {
@@ -322,11 +332,17 @@ impl Table<'_> {
     }
 }
 
-fn make_rule(rule: &Line<'_>, header: &[Line<'_>]) -> Rule {
+/// Title words to leave out of the headings: (line, end byte).
+type TitleCut = Option<(u32, usize)>;
+
+fn make_rule(rule: &Line<'_>, header: &[Line<'_>], cut: TitleCut) -> Rule {
     let spans = rule_spans(rule.text, true);
     let mut names = vec![String::new(); spans.len()];
     for h in header {
         for (s, e) in tokens(h.text) {
+            if cut.is_some_and(|(no, end)| no == h.no && e <= end) {
+                continue;
+            }
             let Some(word) = h.text.get(s..e) else {
                 continue;
             };
@@ -351,7 +367,7 @@ fn make_rule(rule: &Line<'_>, header: &[Line<'_>]) -> Rule {
 }
 
 /// Splits a section's lines into tables.
-pub fn tables<'a>(lines: &[Line<'a>]) -> Vec<Table<'a>> {
+pub fn tables<'a>(lines: &[Line<'a>], cut: TitleCut) -> Vec<Table<'a>> {
     let mut out: Vec<Table<'a>> = Vec::new();
     let mut cur: Option<Table<'a>> = None;
     // Lines seen since the last rule or blank, outside any table (header candidates).
@@ -374,7 +390,7 @@ pub fn tables<'a>(lines: &[Line<'a>]) -> Vec<Table<'a>> {
                         && t.rows.iter().all(|r| !r.is_blank() && !r.is_note()) =>
                 {
                     let header = std::mem::take(&mut t.rows);
-                    t.rules.push(make_rule(l, &header));
+                    t.rules.push(make_rule(l, &header, cut));
                 }
                 _ => {
                     // The header is the run of non-blank lines just above.
@@ -390,7 +406,7 @@ pub fn tables<'a>(lines: &[Line<'a>]) -> Vec<Table<'a>> {
                         header = std::mem::take(&mut loose);
                     }
                     cur = Some(Table {
-                        rules: vec![make_rule(l, &header)],
+                        rules: vec![make_rule(l, &header, cut)],
                         rows: Vec::new(),
                     });
                 }
@@ -437,7 +453,8 @@ impl<'a> Doc<'a> {
         let sections = secs
             .into_iter()
             .map(|s| {
-                let t = tables(&s.lines);
+                let cut = (s.title_end > 0).then_some((s.line, s.title_end));
+                let t = tables(&s.lines, cut);
                 (s, t)
             })
             .collect();
@@ -556,7 +573,9 @@ impl Ctx {
         } else {
             (c, default_ms)
         };
-        self.num(body, section, line).map(|v| v * scale)
+        // Round away the binary noise of the unit scaling (113.87us).
+        self.num(body, section, line)
+            .map(|v| ((v * scale) * 1e9).round() / 1e9)
     }
 }
 
@@ -698,7 +717,7 @@ mod tests {
     fn multi_rule_headers_stay_one_table() {
         let text = "Tablespace\n----------\n  Reads  Writes\n------- -------\nSYSTEM\n     31       5\n                          ------------------------------------------------------\n\n";
         let lines = split_lines(text);
-        let t = tables(&lines);
+        let t = tables(&lines, None);
         assert_eq!(t.len(), 1);
         let t = t.first().map(|t| (t.rules.len(), t.rows.len()));
         assert_eq!(t, Some((2, 2)));

@@ -362,6 +362,9 @@ fn wait_classes(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<WaitClassRow> {
 /// `<128u`, `<1/8s`, `< 1m`); `None` for the open last bucket (`>1s`).
 /// Oracle's `s` is 1024 ms and `m` 64 x 1024 ms (the reports say so).
 fn bucket_ms(head: &str, last_unit: &mut f64) -> Option<f64> {
+    // The bucket label starts at its `<` or `>`; words before it belong to
+    // a group heading (`% of Waits`).
+    let head = head.find(['<', '>']).and_then(|i| head.get(i..))?;
     let h: String = head.chars().filter(|c| !c.is_whitespace()).collect();
     if h.starts_with('>') {
         return None;
@@ -1017,7 +1020,7 @@ pub fn header(lines: &[Line<'_>], ctx: &mut Ctx) -> Header {
         {
             continue;
         }
-        let r = super::make_rule(rule, std::slice::from_ref(l));
+        let r = super::make_rule(rule, std::slice::from_ref(l), None);
         if r.names.iter().any(|n| n.contains("snap id")) {
             continue;
         }
