@@ -2,7 +2,7 @@
 //! 11.1, 19c in 80 and 132 columns): each parses, passes the corpus
 //! consistency checks, and its full model is snapshotted.
 
-#![allow(clippy::unwrap_used, clippy::panic)]
+#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
 #[path = "awr_text_checks.rs"]
 mod checks;
