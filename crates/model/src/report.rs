@@ -122,6 +122,10 @@ pub struct TopEvent {
 pub struct WaitEvents {
     pub foreground: Vec<WaitEvent>,
     pub background: Vec<WaitEvent>,
+    /// Events of all sessions, where the report prints such a table:
+    /// Statspack 10g+ "Wait Events (fg and bg)", and the "Wait Events" table
+    /// of Statspack 8i/9i and AWR 10g, which had no foreground split.
+    pub all: Vec<WaitEvent>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

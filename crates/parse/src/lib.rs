@@ -18,6 +18,7 @@ pub mod sniff;
 mod stamp;
 pub mod statspack;
 pub mod sysstat;
+pub mod textreport;
 
 pub use error::ParseError;
 pub use sniff::Sniffed;
