@@ -1,0 +1,4 @@
+use awrflash_model::Analysis;
+pub fn render(_a: &Analysis, _c: bool) -> String {
+    String::new()
+}
