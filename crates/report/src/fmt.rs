@@ -70,7 +70,7 @@ pub fn num(x: f64) -> String {
 /// none from 100, one from 10, two below.
 fn three_digits(x: f64) -> usize {
     let a = x.abs();
-    if a >= 100.0 {
+    if a >= 100.0 || a == 0.0 {
         0
     } else if a >= 10.0 {
         1

@@ -227,15 +227,21 @@ fn charts(a: &Analysis, v: &View) -> Charts {
     }
 
     if a.series.len() > 1 {
-        let xs: Vec<String> = a
-            .series
-            .iter()
-            .enumerate()
-            .map(|(i, p)| view::series_label(p, i))
-            .collect();
-        let panel = |title: &str, parts: Vec<(&str, Vec<f64>)>, unit: &str| {
+        let (xs, x_title) = short_labels(
+            &a.series
+                .iter()
+                .enumerate()
+                .map(|(i, p)| view::series_label(p, i))
+                .collect::<Vec<_>>(),
+        );
+        // `sum_peak`: the peak of the parts' sum (read + write); otherwise of the
+        // first part alone (DB CPU is part of DB time, not added to it).
+        let panel = |title: &str, parts: Vec<(&str, Vec<f64>)>, unit: &str, sum_peak: bool| {
             let totals: Vec<f64> = (0..xs.len())
-                .map(|i| parts.iter().filter_map(|p| p.1.get(i)).sum())
+                .map(|i| {
+                    let n = if sum_peak { parts.len() } else { 1 };
+                    parts.iter().take(n).filter_map(|p| p.1.get(i)).sum()
+                })
                 .collect();
             let peak = totals
                 .iter()
@@ -265,7 +271,7 @@ fn charts(a: &Analysis, v: &View) -> Charts {
             svg::lines(
                 &xs,
                 &series,
-                "report interval (end time)",
+                &x_title,
                 peak.map(|(at, _)| Marker { at, text: &text }),
                 title,
             )
@@ -278,6 +284,7 @@ fn charts(a: &Analysis, v: &View) -> Charts {
                 ("DB CPU", s.iter().map(|p| p.db_cpu_s).collect()),
             ],
             "s",
+            false,
         ));
         c.series.push(panel(
             "I/O requests per second",
@@ -286,6 +293,7 @@ fn charts(a: &Analysis, v: &View) -> Charts {
                 ("write IOPS", s.iter().map(|p| p.write_iops).collect()),
             ],
             "IOPS",
+            true,
         ));
         c.series.push(panel(
             "I/O throughput",
@@ -294,14 +302,36 @@ fn charts(a: &Analysis, v: &View) -> Charts {
                 ("write MB/s", s.iter().map(|p| p.write_mb_s).collect()),
             ],
             "MB/s",
+            true,
         ));
         c.series.push(panel(
             "Redo generated",
             vec![("redo MB/s", s.iter().map(|p| p.redo_mb_s).collect())],
             "MB/s",
+            true,
         ));
     }
     c
+}
+
+/// Axis labels for report intervals: when every label is `<date> <time>` with
+/// the same date, the time alone (without `:00` seconds), and the date goes
+/// into the axis title.
+fn short_labels(labels: &[String]) -> (Vec<String>, String) {
+    let split: Vec<Option<(&str, &str)>> = labels.iter().map(|l| l.split_once(' ')).collect();
+    let first_day = split.first().copied().flatten().map(|p| p.0);
+    let same_day = first_day.is_some() && split.iter().all(|p| p.map(|x| x.0) == first_day);
+    match first_day {
+        Some(day) if same_day => (
+            split
+                .iter()
+                .flatten()
+                .map(|(_, t)| t.strip_suffix(":00").unwrap_or(t).to_string())
+                .collect(),
+            format!("report interval end, {day}"),
+        ),
+        _ => (labels.to_vec(), "report interval end".to_string()),
+    }
 }
 
 #[cfg(test)]
@@ -313,5 +343,14 @@ mod tests {
         assert_eq!(safe_href("javascript:alert(1)"), "./javascript:alert(1)");
         assert_eq!(safe_href("//evil/x.html"), "./evil/x.html");
         assert_eq!(safe_href("PROD/report.html"), "PROD/report.html");
+    }
+
+    #[test]
+    fn interval_labels_drop_a_shared_date() {
+        let (xs, title) = short_labels(&["23-Nov-26 02:00:00".into(), "23-Nov-26 03:00:00".into()]);
+        assert_eq!(xs, vec!["02:00", "03:00"]);
+        assert_eq!(title, "report interval end, 23-Nov-26");
+        let (xs, _) = short_labels(&["23-Nov-26 23:00:00".into(), "24-Nov-26 00:00:00".into()]);
+        assert_eq!(xs[0], "23-Nov-26 23:00:00");
     }
 }

@@ -221,7 +221,8 @@ impl Frame {
             svg.line(self.left, y, self.left + self.w, y, GRID, false);
             svg.text(self.left - 6.0, y + 4.0, &axis(v), "end", 11.0, MUTED);
         }
-        svg.text(self.left - 6.0, self.top - 8.0, unit, "end", 11.0, MUTED);
+        // The unit goes above the axis, from the left edge, so long units stay inside.
+        svg.text(4.0, self.top - 10.0, unit, "start", 11.0, MUTED);
         svg.line(
             self.left,
             self.top + self.h,
@@ -246,10 +247,10 @@ impl Frame {
             );
         }
         svg.text(
-            self.left + self.w + 6.0,
-            self.top - 8.0,
+            self.left + self.w + 50.0,
+            self.top - 10.0,
             unit,
-            "start",
+            "end",
             11.0,
             color,
         );

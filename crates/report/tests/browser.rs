@@ -81,3 +81,46 @@ fn rich_report_renders_in_chromium_with_every_section_and_chart() {
 fn sparse_report_renders_in_chromium_without_charts() {
     check("sparse", 0);
 }
+
+#[test]
+fn injected_markup_stays_text_in_the_browser_dom() {
+    let html = awrflash_report::html(&support::injected());
+    let run = open_in_chromium(
+        &html,
+        &support::browser_dir(),
+        "report-injected",
+        1280,
+        2000,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        run.page_errors().is_empty(),
+        "{}",
+        run.page_errors().join("\n")
+    );
+    assert!(
+        run.network_requests.is_empty(),
+        "{:?}",
+        run.network_requests
+    );
+    let dom = run.dom.to_ascii_lowercase();
+    assert!(!dom.contains("<img"), "an <img> element was created");
+    assert!(!dom.contains("<script"), "a <script> element was created");
+    assert!(dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+}
+
+/// The checks above can fail: a page with a script error, a blocked load and
+/// a remote image is caught.
+#[test]
+fn the_browser_check_catches_script_errors_and_network_loads() {
+    let bad = "<!doctype html><html><head><meta charset=utf-8><title>bad</title></head><body>\
+        <img src=\"http://127.0.0.1:9/x.png\"><script>undefinedFunction();</script></body></html>";
+    let run = open_in_chromium(bad, &support::browser_dir(), "negative", 800, 600)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        run.page_errors().iter().any(|l| l.contains("Uncaught")),
+        "script error not seen in:\n{}",
+        run.log
+    );
+    assert_eq!(run.network_requests, vec!["http://127.0.0.1:9/x.png"]);
+}
