@@ -29,7 +29,7 @@ fn html_snapshots() {
             awrflash_report::html(&a),
             "{name}: HTML is not deterministic"
         );
-        snapshot("html", name, &out);
+        snapshot("html", name, &without_style(&out));
     }
 }
 
