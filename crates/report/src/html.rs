@@ -147,18 +147,7 @@ fn charts(a: &Analysis, v: &View) -> Charts {
 
     // Histograms come from the view (key events first), with their numbers.
     for h in &v.histograms {
-        let mut prev = None;
-        let vals: Vec<(String, f64)> = h
-            .buckets
-            .iter()
-            .map(|b| {
-                let label = view::bucket_label(b, prev);
-                if b.le_ms.is_some() {
-                    prev = b.le_ms;
-                }
-                (label, b.pct)
-            })
-            .collect();
+        let vals: Vec<(String, f64)> = h.buckets.iter().map(|b| (b.label.clone(), b.pct)).collect();
         c.histograms.push(HistChart {
             event: h.event.clone(),
             total_waits: h.total_waits.clone(),

@@ -14,6 +14,7 @@ mod fmt;
 mod html;
 mod markdown;
 mod svg;
+mod tables;
 mod text;
 mod view;
 

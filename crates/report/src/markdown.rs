@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 
 use awrflash_model::Analysis;
 
-use crate::view::{self, EvidenceView, SrcView, StepView, View};
+use crate::tables::{self, Cell, Table};
+use crate::view::{self, SrcView, View};
 
 /// Escapes text for a Markdown table cell or inline text: HTML, emphasis,
 /// links, code spans, table pipes and GitHub's math (`$`) become literal text.
@@ -72,70 +73,34 @@ fn fenced(out: &mut String, lang: &str, code: &str) {
     let _ = writeln!(out, "{fence}\n");
 }
 
-/// A GFM table; `right[i]` aligns column `i` to the right.
-fn table(out: &mut String, headers: &[&str], right: &[bool], rows: &[Vec<String>]) {
-    let _ = writeln!(out, "| {} |", headers.join(" | "));
-    let seps: Vec<&str> = (0..headers.len())
-        .map(|i| {
-            if right.get(i).copied().unwrap_or(false) {
-                "---:"
-            } else {
-                "---"
-            }
-        })
+/// A GFM table.
+fn table(out: &mut String, t: &Table) {
+    let _ = writeln!(out, "| {} |", t.headers.join(" | "));
+    let seps: Vec<&str> = t
+        .right
+        .iter()
+        .map(|r| if *r { "---:" } else { "---" })
         .collect();
     let _ = writeln!(out, "| {} |", seps.join(" | "));
-    for r in rows {
-        let _ = writeln!(out, "| {} |", r.join(" | "));
+    for r in &t.rows {
+        let cells: Vec<String> = r.iter().map(cell).collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
     out.push('\n');
+}
+
+/// A cell's text, escaped, with its footnote or how it was derived.
+fn cell(c: &Cell) -> String {
+    match (&c.src, &c.derived) {
+        (Some(s), _) => format!("{}[^{}]", md(&c.text), s.n),
+        (None, Some(d)) => format!("{} (derived: {})", md(&c.text), md(d)),
+        (None, None) => md(&c.text),
+    }
 }
 
 fn note(src: &Option<SrcView>) -> String {
     src.as_ref()
         .map_or(String::new(), |s| format!("[^{}]", s.n))
-}
-
-fn value(e: &EvidenceView) -> String {
-    match (&e.src, &e.derived) {
-        (Some(_), _) => format!("{}{}", md(&e.value), note(&e.src)),
-        (None, Some(d)) => format!("{} (derived: {})", md(&e.value), md(d)),
-        (None, None) => md(&e.value),
-    }
-}
-
-fn evidence_table(out: &mut String, what: &str, rows: &[EvidenceView]) {
-    let rows: Vec<Vec<String>> = rows.iter().map(|e| vec![md(&e.label), value(e)]).collect();
-    table(out, &[what, "Value"], &[false, true], &rows);
-}
-
-fn steps_table(out: &mut String, steps: &[StepView]) {
-    let rows: Vec<Vec<String>> = steps
-        .iter()
-        .map(|s| {
-            vec![
-                format!("{}{}", md(&s.component), note(&s.src)),
-                md(&s.waits),
-                md(&s.share),
-                md(&s.current),
-                md(&s.new),
-                md(&s.saved),
-            ]
-        })
-        .collect();
-    table(
-        out,
-        &[
-            "Wait affected",
-            "Waits",
-            "Share moved",
-            "Avg now",
-            "Avg after",
-            "Saved",
-        ],
-        &[false, true, true, true, true, true],
-        &rows,
-    );
 }
 
 fn absent(out: &mut String, what: &str) {
@@ -147,10 +112,8 @@ pub fn render(a: &Analysis) -> String {
     let mut o = String::new();
     head(&mut o, &v);
     options(&mut o, &v);
-    breakdown(&mut o, &v);
     findings(&mut o, &v);
     segments(&mut o, &v);
-    flash_cache(&mut o, &v);
     exhibits(&mut o, &v);
     tail(&mut o, &v);
     o
@@ -171,25 +134,10 @@ fn head(o: &mut String, v: &View) {
         v.counts.critical, v.counts.warning, v.counts.info
     );
     let _ = writeln!(o, "## Database\n");
-    let rows: Vec<Vec<String>> = v
-        .identity
-        .iter()
-        .map(|(k, val)| vec![md(k), md(val)])
-        .collect();
-    table(o, &["Field", "Value"], &[false, false], &rows);
+    table(o, &tables::identity(v));
     if !v.inputs.is_empty() {
         let _ = writeln!(o, "### Inputs used\n");
-        let rows: Vec<Vec<String>> = v
-            .inputs
-            .iter()
-            .map(|i| vec![md(&i.path), md(&i.format), md(&i.kind)])
-            .collect();
-        table(
-            o,
-            &["File", "Format", "Kind"],
-            &[false, false, false],
-            &rows,
-        );
+        table(o, &tables::inputs(v));
     }
 }
 
@@ -197,49 +145,9 @@ fn options(o: &mut String, v: &View) {
     let _ = writeln!(o, "## Options, ranked by projected gain\n");
     if v.options.is_empty() {
         absent(o, "Projected options");
-        return;
+    } else {
+        table(o, &tables::options(v));
     }
-    let rows: Vec<Vec<String>> = v
-        .options
-        .iter()
-        .map(|op| {
-            vec![
-                op.rank.to_string(),
-                if op.best {
-                    format!("**{}** (best)", md(&op.title))
-                } else {
-                    md(&op.title)
-                },
-                md(&op.key),
-                md(&op.device),
-                md(&op.before),
-                md(&op.after),
-                md(&op.gain),
-                md(&op.bound),
-                op.cap.as_deref().map_or("none".into(), md),
-                op.capacity.as_deref().map_or("n/a".into(), md),
-            ]
-        })
-        .collect();
-    table(
-        o,
-        &[
-            "#",
-            "Option",
-            "Key",
-            "Device",
-            "DB time now",
-            "DB time after",
-            "Gain",
-            "Bound",
-            "Throughput cap",
-            "Flash capacity",
-        ],
-        &[
-            true, false, false, false, true, true, false, false, true, true,
-        ],
-        &rows,
-    );
     for op in &v.options {
         if op.notes.is_empty() && op.steps.is_empty() {
             continue;
@@ -249,12 +157,10 @@ fn options(o: &mut String, v: &View) {
             let _ = writeln!(o, "{}\n", para(n));
         }
         if !op.steps.is_empty() {
-            steps_table(o, &op.steps);
+            table(o, &tables::steps(&op.steps));
         }
     }
-}
 
-fn breakdown(o: &mut String, v: &View) {
     let _ = writeln!(o, "## DB time, now and after the best option\n");
     if v.breakdown.is_empty() {
         absent(o, "DB time breakdown");
@@ -263,24 +169,7 @@ fn breakdown(o: &mut String, v: &View) {
     if let Some(t) = &v.breakdown_after_title {
         let _ = writeln!(o, "Best option: {}\n", md(t));
     }
-    let rows: Vec<Vec<String>> = v
-        .breakdown
-        .iter()
-        .map(|r| {
-            vec![
-                md(r.component),
-                md(&r.before),
-                md(&r.before_pct),
-                md(&r.after),
-            ]
-        })
-        .collect();
-    table(
-        o,
-        &["Component", "Now", "Share now", "After"],
-        &[false, true, true, true],
-        &rows,
-    );
+    table(o, &tables::breakdown(v));
 }
 
 fn findings(o: &mut String, v: &View) {
@@ -303,7 +192,7 @@ fn findings(o: &mut String, v: &View) {
         let _ = writeln!(o, "Rule [{}](#{}){}\n", md(&f.id), md_anchor(&f.id), slug);
         let _ = writeln!(o, "{}\n", para(&f.message));
         if !f.evidence.is_empty() {
-            evidence_table(o, "Evidence", &f.evidence);
+            table(o, &tables::evidence(&f.evidence, "Evidence"));
         }
         if let Some(p) = &f.projection {
             let cap = p
@@ -321,7 +210,7 @@ fn findings(o: &mut String, v: &View) {
                 md(&p.bound)
             );
             if !p.steps.is_empty() {
-                steps_table(o, &p.steps);
+                table(o, &tables::steps(&p.steps));
             }
         }
         if let Some(r) = &f.recommendation {
@@ -351,47 +240,7 @@ fn segments(o: &mut String, v: &View) {
         absent(o, "Segment statistics");
         return;
     }
-    let rows: Vec<Vec<String>> = v
-        .segments
-        .iter()
-        .map(|s| {
-            vec![
-                md(&s.rank),
-                format!("{}{}", md(&s.name), note(&s.src)),
-                md(&s.object_type),
-                md(&s.tablespace),
-                md(&s.reads),
-                md(&s.pct),
-                md(&s.cumulative),
-                md(&s.writes),
-                md(&s.size),
-                md(&s.cumulative_size),
-                md(&s.density),
-                md(&s.fits),
-            ]
-        })
-        .collect();
-    table(
-        o,
-        &[
-            "#",
-            "Segment",
-            "Type",
-            "Tablespace",
-            "Read requests",
-            "% of reads",
-            "Cumulative",
-            "Writes",
-            "Size",
-            "Capacity used",
-            "Req/s per GB",
-            "Fits budget",
-        ],
-        &[
-            true, false, false, false, true, true, true, true, true, true, true, false,
-        ],
-        &rows,
-    );
+    table(o, &tables::segments(v));
     if let Some(n) = &v.segments_cumulative_note {
         let _ = writeln!(o, "Note: {}.\n", md(n));
     }
@@ -401,52 +250,22 @@ fn segments(o: &mut String, v: &View) {
     }
 }
 
-fn flash_cache(o: &mut String, v: &View) {
+fn exhibits(o: &mut String, v: &View) {
     let _ = writeln!(o, "## Database Smart Flash Cache\n");
     match &v.flash_cache {
         None => absent(o, "Flash cache sizing"),
         Some(fc) => {
-            let mut line = if fc.recommended {
-                "**Recommended**".to_string()
-            } else {
-                "**Not recommended**".to_string()
-            };
-            if let Some(s) = &fc.size {
-                let _ = write!(line, ": size {}", md(s));
-            }
-            if let Some(s) = &fc.sga_cost {
-                let _ = write!(line, ", SGA cost {}", md(s));
-            }
-            let _ = writeln!(o, "{line}. {}\n", md(&fc.reason));
+            let _ = writeln!(
+                o,
+                "**{}**. {}\n",
+                md(&crate::view::flash_cache_line(fc)),
+                md(&fc.reason)
+            );
             if let Some(fit) = &fc.fit {
                 let _ = writeln!(o, "Curve fit: {}\n", md(fit));
             }
             if !fc.points.is_empty() {
-                let rows: Vec<Vec<String>> = fc
-                    .points
-                    .iter()
-                    .map(|p| {
-                        vec![
-                            md(&p.size),
-                            md(&p.multiple),
-                            md(&p.reads),
-                            md(&p.db_time),
-                            md(&p.sga_cost),
-                        ]
-                    })
-                    .collect();
-                table(
-                    o,
-                    &[
-                        "Flash cache size",
-                        "x buffer cache",
-                        "Est. physical reads",
-                        "Projected DB time",
-                        "SGA cost",
-                    ],
-                    &[true; 5],
-                    &rows,
-                );
+                table(o, &tables::curve(fc));
             }
             for q in &fc.sql {
                 fenced(o, "sql", q);
@@ -457,16 +276,14 @@ fn flash_cache(o: &mut String, v: &View) {
     if v.flash_stats.is_empty() {
         absent(o, "Flash cache statistics");
     } else {
-        evidence_table(o, "Statistic", &v.flash_stats);
+        table(o, &tables::evidence(&v.flash_stats, "Statistic"));
     }
-}
 
-fn exhibits(o: &mut String, v: &View) {
     let _ = writeln!(o, "## Redo\n");
     if v.redo.is_empty() {
         absent(o, "Redo figures");
     } else {
-        evidence_table(o, "Figure", &v.redo);
+        table(o, &tables::evidence(&v.redo, "Figure"));
     }
 
     let _ = writeln!(o, "## Wait latency histograms\n");
@@ -474,25 +291,13 @@ fn exhibits(o: &mut String, v: &View) {
         absent(o, "Wait Event Histogram");
     }
     for h in &v.histograms {
-        let mut prev = None;
-        let parts: Vec<String> = h
-            .buckets
-            .iter()
-            .map(|b| {
-                let l = view::bucket_label(b, prev);
-                if b.le_ms.is_some() {
-                    prev = b.le_ms;
-                }
-                format!("{} {}", md(&l), md(&crate::fmt::pct(b.pct)))
-            })
-            .collect();
         let _ = writeln!(
             o,
             "- **{}** ({} waits{}): {}",
             md(&h.event),
             md(&h.total_waits),
             note(&h.src),
-            parts.join(", ")
+            md(&h.summary)
         );
     }
     if !v.histograms.is_empty() {
@@ -503,89 +308,14 @@ fn exhibits(o: &mut String, v: &View) {
     if v.tablespaces.is_empty() {
         absent(o, "Tablespace IO Stats");
     } else {
-        let rows: Vec<Vec<String>> = v
-            .tablespaces
-            .iter()
-            .map(|t| {
-                vec![
-                    format!("{}{}", md(&t.tablespace), note(&t.src)),
-                    md(&t.file),
-                    md(&t.reads),
-                    md(&t.reads_s),
-                    md(&t.avg_read),
-                    md(&t.blocks_per_read),
-                    md(&t.one_block_s),
-                    md(&t.one_block_ms),
-                    md(&t.writes),
-                    md(&t.writes_s),
-                    md(&t.buffer_waits),
-                    md(&t.buffer_wait_ms),
-                ]
-            })
-            .collect();
-        let mut right = [true; 12];
-        right[0] = false;
-        right[1] = false;
-        table(
-            o,
-            &[
-                "Tablespace",
-                "File",
-                "Reads",
-                "Reads/s",
-                "Avg read",
-                "Blocks/read",
-                "1-block reads/s",
-                "Avg 1-block read",
-                "Writes",
-                "Writes/s",
-                "Buffer waits",
-                "Avg buffer wait",
-            ],
-            &right,
-            &rows,
-        );
+        table(o, &tables::tablespaces(v));
     }
 
     let _ = writeln!(o, "## Devices (iostat)\n");
     if v.devices.is_empty() {
         absent(o, "iostat capture");
     } else {
-        let rows: Vec<Vec<String>> = v
-            .devices
-            .iter()
-            .map(|d| {
-                vec![
-                    md(&d.device),
-                    md(&d.role),
-                    md(&d.samples),
-                    md(&d.iops),
-                    md(&d.mb_s),
-                    md(&d.await_ms),
-                    md(&d.util),
-                    d.callouts
-                        .iter()
-                        .map(|c| md(c))
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                ]
-            })
-            .collect();
-        table(
-            o,
-            &[
-                "Device",
-                "Role",
-                "Samples",
-                "IOPS mean / p95 / max",
-                "MB/s mean / p95 / max",
-                "await ms mean / p95 / max",
-                "%util mean / p95 / max",
-                "Stands out",
-            ],
-            &[false, false, true, true, true, true, true, false],
-            &rows,
-        );
+        table(o, &tables::devices(v));
     }
 
     let _ = writeln!(o, "## Over time\n");
@@ -595,41 +325,7 @@ fn exhibits(o: &mut String, v: &View) {
             "_Time series: not in the inputs (it needs two or more report intervals)._\n"
         );
     } else {
-        let rows: Vec<Vec<String>> = v
-            .series
-            .iter()
-            .map(|p| {
-                vec![
-                    if p.peak {
-                        format!("{} (peak)", md(&p.label))
-                    } else {
-                        md(&p.label)
-                    },
-                    md(&p.elapsed),
-                    md(&p.db_time),
-                    md(&p.aas),
-                    md(&p.iops),
-                    md(&p.mb_s),
-                    md(&p.redo_mb_s),
-                    md(&p.path),
-                ]
-            })
-            .collect();
-        table(
-            o,
-            &[
-                "Interval end",
-                "Elapsed",
-                "DB time",
-                "Avg active sessions",
-                "IOPS",
-                "MB/s",
-                "Redo MB/s",
-                "File",
-            ],
-            &[false, true, true, true, true, true, true, false],
-            &rows,
-        );
+        table(o, &tables::series(v));
     }
 }
 
@@ -640,24 +336,10 @@ fn tail(o: &mut String, v: &View) {
     }
     for r in &v.rules {
         let _ = writeln!(o, "### {}\n", md(&r.id));
-        let cites = if r.citations.is_empty() {
-            "none given".to_string()
-        } else {
-            r.citations
-                .iter()
-                .map(|c| md(c))
-                .collect::<Vec<_>>()
-                .join("; ")
-        };
         let _ = writeln!(
             o,
-            "{} ({}, {} finding{}): {}. Sources: {}. Full doc: `awrflash rules`.\n",
-            md(&r.slug),
-            r.severity.as_str(),
-            r.findings,
-            if r.findings == 1 { "" } else { "s" },
-            md(&r.title),
-            cites
+            "{} Full doc: `awrflash rules`.\n",
+            md(&crate::view::rule_line(r))
         );
     }
     if !v.footnotes.is_empty() {

@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 
 use awrflash_model::{Analysis, Severity};
 
-use crate::view::{self, EvidenceView, SrcView, StepView, View};
+use crate::tables::{self, Cell, Table};
+use crate::view::{self, SrcView, View};
 
 /// The page width.
 pub const WIDTH: usize = 100;
@@ -127,10 +128,15 @@ fn wrap_sql(sql: &str, w: usize) -> Vec<String> {
 
 /// A text table: widths from the content, the widest columns cut until it
 /// fits in `WIDTH - indent`.
-fn table(o: &mut String, indent: &str, headers: &[&str], right: &[bool], rows: &[Vec<String>]) {
-    let n = headers.len();
-    let mut w: Vec<usize> = headers.iter().map(|h| width(h)).collect();
-    for r in rows {
+fn table(o: &mut String, indent: &str, t: &Table) {
+    let rows: Vec<Vec<String>> = t
+        .rows
+        .iter()
+        .map(|r| r.iter().map(cell).collect())
+        .collect();
+    let n = t.headers.len();
+    let mut w: Vec<usize> = t.headers.iter().map(|h| width(h)).collect();
+    for r in &rows {
         for (i, c) in r.iter().enumerate().take(n) {
             if let Some(x) = w.get_mut(i) {
                 *x = (*x).max(width(c));
@@ -163,7 +169,7 @@ fn table(o: &mut String, indent: &str, headers: &[&str], right: &[bool], rows: &
             if i > 0 {
                 s.push_str("  ");
             }
-            if right.get(i).copied().unwrap_or(false) {
+            if t.right.get(i).copied().unwrap_or(false) {
                 s.push_str(&" ".repeat(pad));
                 s.push_str(&c);
             } else {
@@ -173,27 +179,28 @@ fn table(o: &mut String, indent: &str, headers: &[&str], right: &[bool], rows: &
         }
         s.trim_end().to_string()
     };
-    let hs: Vec<String> = headers.iter().map(|h| h.to_string()).collect();
+    let hs: Vec<String> = t.headers.iter().map(|h| h.to_string()).collect();
     let _ = writeln!(o, "{}", line(&hs));
     let rule: Vec<String> = w.iter().map(|x| "-".repeat(*x)).collect();
     let _ = writeln!(o, "{}", line(&rule));
-    for r in rows {
-        let cells: Vec<String> = r.iter().map(|c| clean(c)).collect();
-        let _ = writeln!(o, "{}", line(&cells));
+    for r in &rows {
+        let _ = writeln!(o, "{}", line(r));
+    }
+}
+
+/// A cell's text, cleaned, with its footnote number or a derived mark.
+fn cell(c: &Cell) -> String {
+    let text = clean(&c.text);
+    match (&c.src, &c.derived) {
+        (Some(s), _) => format!("{text} [{}]", s.n),
+        (None, Some(_)) => format!("{text} (derived)"),
+        (None, None) => text,
     }
 }
 
 fn note(src: &Option<SrcView>) -> String {
     src.as_ref()
         .map_or(String::new(), |s| format!(" [{}]", s.n))
-}
-
-fn value(e: &EvidenceView) -> String {
-    match (&e.src, &e.derived) {
-        (Some(_), _) => format!("{}{}", e.value, note(&e.src)),
-        (None, Some(_)) => format!("{} (derived)", e.value),
-        (None, None) => e.value.clone(),
-    }
 }
 
 fn para(o: &mut String, indent: &str, s: &str) {
@@ -214,42 +221,11 @@ fn field(o: &mut String, indent: &str, label: &str, lw: usize, val: &str) {
     }
 }
 
-fn evidence_table(o: &mut String, indent: &str, what: &str, rows: &[EvidenceView]) {
-    let rows: Vec<Vec<String>> = rows
-        .iter()
-        .map(|e| vec![e.label.clone(), value(e)])
-        .collect();
-    table(o, indent, &[what, "Value"], &[false, true], &rows);
-}
-
-fn steps_table(o: &mut String, indent: &str, steps: &[StepView]) {
-    let rows: Vec<Vec<String>> = steps
-        .iter()
-        .map(|s| {
-            vec![
-                format!("{}{}", s.component, note(&s.src)),
-                s.waits.clone(),
-                s.share.clone(),
-                s.current.clone(),
-                s.new.clone(),
-                s.saved.clone(),
-            ]
-        })
-        .collect();
-    table(
-        o,
-        indent,
-        &[
-            "Wait affected",
-            "Waits",
-            "Moved",
-            "Avg now",
-            "Avg after",
-            "Saved",
-        ],
-        &[false, true, true, true, true, true],
-        &rows,
-    );
+/// The projection steps with short headers, so that the wait names keep their width.
+fn steps(s: &[view::StepView]) -> Table {
+    let mut t = tables::steps(s);
+    t.headers = vec!["Wait affected", "Waits", "Moved", "Now", "After", "Saved"];
+    t
 }
 
 fn section(o: &mut String, st: &Style, title: &str) {
@@ -258,6 +234,12 @@ fn section(o: &mut String, st: &Style, title: &str) {
 
 fn absent(o: &mut String, what: &str) {
     let _ = writeln!(o, "{INDENT}{what}: not in the inputs.");
+}
+
+fn sql(o: &mut String, indent: &str, q: &str) {
+    for l in wrap_sql(q, WIDTH - width(indent)) {
+        let _ = writeln!(o, "{indent}{l}");
+    }
 }
 
 pub fn render(a: &Analysis, color: bool) -> String {
@@ -291,8 +273,11 @@ fn head(o: &mut String, st: &Style, v: &View) {
     if let Some(b) = &v.best_option {
         field(o, INDENT, "Best option", 13, b);
     }
-    let counts = format!(
-        "{} {}, {} {}, {} {}",
+    // Already coloured and short: printed as is, not wrapped.
+    let _ = writeln!(
+        o,
+        "{INDENT}{:<13}  {} {}, {} {}, {} {}",
+        "Findings",
         v.counts.critical,
         st.severity(Severity::Critical),
         v.counts.warning,
@@ -300,8 +285,6 @@ fn head(o: &mut String, st: &Style, v: &View) {
         v.counts.info,
         st.severity(Severity::Info)
     );
-    // Already coloured: no wrapping (it is short).
-    let _ = writeln!(o, "{INDENT}{:<13}  {counts}", "Findings");
 
     section(o, st, "Database");
     for (k, val) in &v.identity {
@@ -309,12 +292,7 @@ fn head(o: &mut String, st: &Style, v: &View) {
     }
     if !v.inputs.is_empty() {
         let _ = writeln!(o);
-        let rows: Vec<Vec<String>> = v
-            .inputs
-            .iter()
-            .map(|i| vec![i.path.clone(), i.format.clone(), i.kind.clone()])
-            .collect();
-        table(o, INDENT, &["Input", "Format", "Kind"], &[false; 3], &rows);
+        table(o, INDENT, &tables::inputs(v));
     }
 }
 
@@ -323,27 +301,21 @@ fn options(o: &mut String, st: &Style, v: &View) {
     if v.options.is_empty() {
         absent(o, "Projected options");
     } else {
-        let rows: Vec<Vec<String>> = v
-            .options
-            .iter()
-            .map(|op| {
-                vec![
-                    format!("{}{}", op.rank, if op.best { "*" } else { "" }),
-                    op.title.clone(),
-                    op.before.clone(),
-                    op.after.clone(),
-                    op.gain.clone(),
-                    op.bound.clone(),
-                ]
-            })
-            .collect();
-        table(
-            o,
-            INDENT,
-            &["#", "Option", "Now", "After", "Gain", "Bound"],
-            &[false, false, true, true, true, false],
-            &rows,
-        );
+        // #, Option, DB time now, DB time after, Gain, Bound; the best option
+        // marked by a `*` after its rank, to leave the title its width.
+        let mut t = tables::options(v).keep(&[0, 1, 4, 5, 6, 7]);
+        t.headers = vec!["#", "Option", "Now", "After", "Gain", "Bound"];
+        for (row, op) in t.rows.iter_mut().zip(&v.options) {
+            if op.best {
+                if let Some(c) = row.get_mut(0) {
+                    c.text.push('*');
+                }
+                if let Some(c) = row.get_mut(1) {
+                    c.text = op.title.clone();
+                }
+            }
+        }
+        table(o, INDENT, &t);
         let _ = writeln!(o, "{INDENT}* best option");
         for op in &v.options {
             let mut extra = Vec::new();
@@ -355,9 +327,6 @@ fn options(o: &mut String, st: &Style, v: &View) {
             }
             if let Some(c) = &op.capacity {
                 extra.push(format!("flash capacity {c}"));
-            }
-            if extra.is_empty() && op.notes.is_empty() && op.steps.is_empty() {
-                continue;
             }
             let _ = writeln!(o);
             para(
@@ -372,7 +341,7 @@ fn options(o: &mut String, st: &Style, v: &View) {
                 para(o, "    ", n);
             }
             if !op.steps.is_empty() {
-                steps_table(o, "    ", &op.steps);
+                table(o, "    ", &steps(&op.steps));
             }
         }
     }
@@ -384,25 +353,7 @@ fn options(o: &mut String, st: &Style, v: &View) {
         if let Some(t) = &v.breakdown_after_title {
             para(o, INDENT, &format!("Best option: {t}"));
         }
-        let rows: Vec<Vec<String>> = v
-            .breakdown
-            .iter()
-            .map(|r| {
-                vec![
-                    r.component.to_string(),
-                    r.before.clone(),
-                    r.before_pct.clone(),
-                    r.after.clone(),
-                ]
-            })
-            .collect();
-        table(
-            o,
-            INDENT,
-            &["Component", "Now", "Share", "After"],
-            &[false, true, true, true],
-            &rows,
-        );
+        table(o, INDENT, &tables::breakdown(v));
     }
 }
 
@@ -427,7 +378,7 @@ fn findings(o: &mut String, st: &Style, v: &View) {
         let ind = "    ";
         para(o, ind, &f.message);
         if !f.evidence.is_empty() {
-            evidence_table(o, ind, "Evidence", &f.evidence);
+            table(o, ind, &tables::evidence(&f.evidence, "Evidence"));
         }
         if let Some(p) = &f.projection {
             let cap = p
@@ -443,16 +394,14 @@ fn findings(o: &mut String, st: &Style, v: &View) {
                 ),
             );
             if !p.steps.is_empty() {
-                steps_table(o, ind, &p.steps);
+                table(o, ind, &steps(&p.steps));
             }
         }
         if let Some(r) = &f.recommendation {
             para(o, ind, &format!("Recommendation: {r}"));
         }
         for q in &f.sql {
-            for l in wrap_sql(q, WIDTH - 6) {
-                let _ = writeln!(o, "      {l}");
-            }
+            sql(o, "      ", q);
         }
         if !f.citations.is_empty() {
             para(o, ind, &format!("Based on: {}", f.citations.join("; ")));
@@ -466,31 +415,11 @@ fn segments(o: &mut String, st: &Style, v: &View) {
         absent(o, "Segment statistics");
         return;
     }
-    let rows: Vec<Vec<String>> = v
-        .segments
-        .iter()
-        .map(|s| {
-            vec![
-                s.rank.clone(),
-                format!("{}{}", s.name, note(&s.src)),
-                s.object_type.clone(),
-                s.reads.clone(),
-                s.pct.clone(),
-                s.cumulative.clone(),
-                s.size.clone(),
-                s.cumulative_size.clone(),
-                s.fits.clone(),
-            ]
-        })
-        .collect();
+    // #, Segment, Type, Read requests, % of reads, Cumulative, Size, Capacity used, Fits.
     table(
         o,
         INDENT,
-        &[
-            "#", "Segment", "Type", "Reads", "%", "Cum.", "Size", "Used", "Fits",
-        ],
-        &[true, false, false, true, true, true, true, true, false],
-        &rows,
+        &tables::segments(v).keep(&[0, 1, 2, 4, 5, 6, 8, 9, 11]),
     );
     if let Some(n) = &v.segments_cumulative_note {
         para(o, INDENT, &format!("Note: {n}."));
@@ -498,9 +427,7 @@ fn segments(o: &mut String, st: &Style, v: &View) {
     if !v.segment_sql.is_empty() {
         let _ = writeln!(o, "\n{INDENT}SQL to move them:");
         for q in &v.segment_sql {
-            for l in wrap_sql(q, WIDTH - 4) {
-                let _ = writeln!(o, "    {l}");
-            }
+            sql(o, "    ", q);
         }
     }
 }
@@ -510,61 +437,37 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
     match &v.flash_cache {
         None => absent(o, "Flash cache sizing"),
         Some(fc) => {
-            let mut line = if fc.recommended {
-                "Recommended".to_string()
-            } else {
-                "Not recommended".to_string()
-            };
-            if let Some(s) = &fc.size {
-                let _ = write!(line, ": size {s}");
-            }
-            if let Some(s) = &fc.sga_cost {
-                let _ = write!(line, ", SGA cost {s}");
-            }
-            para(o, INDENT, &format!("{line}. {}", fc.reason));
+            para(
+                o,
+                INDENT,
+                &format!("{}. {}", view::flash_cache_line(fc), fc.reason),
+            );
             if let Some(fit) = &fc.fit {
                 para(o, INDENT, &format!("Curve fit: {fit}"));
             }
             if !fc.points.is_empty() {
-                let rows: Vec<Vec<String>> = fc
-                    .points
-                    .iter()
-                    .map(|p| {
-                        vec![
-                            p.size.clone(),
-                            p.multiple.clone(),
-                            p.reads.clone(),
-                            p.db_time.clone(),
-                            p.sga_cost.clone(),
-                        ]
-                    })
-                    .collect();
-                table(
-                    o,
-                    INDENT,
-                    &["Size", "x cache", "Est. reads", "DB time", "SGA cost"],
-                    &[true; 5],
-                    &rows,
-                );
+                table(o, INDENT, &tables::curve(fc));
             }
             for q in &fc.sql {
-                for l in wrap_sql(q, WIDTH - 4) {
-                    let _ = writeln!(o, "    {l}");
-                }
+                sql(o, "    ", q);
             }
         }
     }
     if v.flash_stats.is_empty() {
         absent(o, "Flash cache statistics");
     } else {
-        evidence_table(o, INDENT, "Flash cache statistic", &v.flash_stats);
+        table(
+            o,
+            INDENT,
+            &tables::evidence(&v.flash_stats, "Flash cache statistic"),
+        );
     }
 
     section(o, st, "Redo");
     if v.redo.is_empty() {
         absent(o, "Redo figures");
     } else {
-        evidence_table(o, INDENT, "Figure", &v.redo);
+        table(o, INDENT, &tables::evidence(&v.redo, "Figure"));
     }
 
     section(o, st, "Wait latency histograms");
@@ -572,66 +475,23 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
         absent(o, "Wait Event Histogram");
     }
     for h in &v.histograms {
-        let mut prev = None;
-        let parts: Vec<String> = h
-            .buckets
-            .iter()
-            .map(|b| {
-                let l = view::bucket_label(b, prev);
-                if b.le_ms.is_some() {
-                    prev = b.le_ms;
-                }
-                format!("{l} {}", crate::fmt::pct(b.pct))
-            })
-            .collect();
         para(
             o,
             INDENT,
             &format!("{} ({} waits{})", h.event, h.total_waits, note(&h.src)),
         );
-        para(o, "    ", &parts.join(", "));
+        para(o, "    ", &h.summary);
     }
 
     section(o, st, "Tablespace and file I/O");
     if v.tablespaces.is_empty() {
         absent(o, "Tablespace IO Stats");
     } else {
-        let rows: Vec<Vec<String>> = v
-            .tablespaces
-            .iter()
-            .map(|t| {
-                let name = if t.file.is_empty() {
-                    t.tablespace.clone()
-                } else {
-                    format!("{} {}", t.tablespace, t.file)
-                };
-                vec![
-                    format!("{name}{}", note(&t.src)),
-                    t.reads.clone(),
-                    t.reads_s.clone(),
-                    t.avg_read.clone(),
-                    t.blocks_per_read.clone(),
-                    t.writes.clone(),
-                    t.writes_s.clone(),
-                    t.buffer_waits.clone(),
-                ]
-            })
-            .collect();
+        // Tablespace, Reads, Reads/s, Avg read, Blocks/read, Writes, Writes/s, Buffer waits.
         table(
             o,
             INDENT,
-            &[
-                "Tablespace",
-                "Reads",
-                "Reads/s",
-                "Avg read",
-                "Blk/rd",
-                "Writes",
-                "Writes/s",
-                "Buf waits",
-            ],
-            &[false, true, true, true, true, true, true, true],
-            &rows,
+            &tables::tablespaces(v).keep(&[0, 2, 3, 4, 5, 8, 9, 10]),
         );
     }
 
@@ -639,27 +499,9 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
     if v.devices.is_empty() {
         absent(o, "iostat capture");
     } else {
-        let rows: Vec<Vec<String>> = v
-            .devices
-            .iter()
-            .map(|d| {
-                vec![
-                    d.device.clone(),
-                    d.role.clone(),
-                    d.iops.clone(),
-                    d.mb_s.clone(),
-                    d.await_ms.clone(),
-                    d.util.clone(),
-                ]
-            })
-            .collect();
-        table(
-            o,
-            INDENT,
-            &["Device", "Role", "IOPS", "MB/s", "await ms", "%util"],
-            &[false, false, true, true, true, true],
-            &rows,
-        );
+        let mut t = tables::devices(v).keep(&[0, 1, 3, 4, 5, 6]);
+        t.headers = vec!["Device", "Role", "IOPS", "MB/s", "await ms", "%util"];
+        table(o, INDENT, &t);
         for d in v.devices.iter().filter(|d| !d.callouts.is_empty()) {
             para(
                 o,
@@ -676,37 +518,18 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
             "{INDENT}Time series: not in the inputs (it needs two or more report intervals)."
         );
     } else {
-        let rows: Vec<Vec<String>> = v
-            .series
-            .iter()
-            .map(|p| {
-                vec![
-                    format!("{}{}", p.label, if p.peak { " *" } else { "" }),
-                    p.db_time.clone(),
-                    p.aas.clone(),
-                    p.iops.clone(),
-                    p.mb_s.clone(),
-                    p.redo_mb_s.clone(),
-                    p.path.clone(),
-                ]
-            })
-            .collect();
-        table(
-            o,
-            INDENT,
-            &[
-                "Interval end",
-                "DB time",
-                "AAS",
-                "IOPS",
-                "MB/s",
-                "Redo MB/s",
-                "File",
-            ],
-            &[false, true, true, true, true, true, false],
-            &rows,
-        );
-        let _ = writeln!(o, "{INDENT}* peak DB time");
+        // Interval end, DB time, Avg active sessions, IOPS, MB/s, Redo MB/s, File.
+        let mut t = tables::series(v).keep(&[0, 2, 3, 4, 5, 6, 7]);
+        t.headers = vec![
+            "Interval end",
+            "DB time",
+            "AAS",
+            "IOPS",
+            "MB/s",
+            "Redo MB/s",
+            "File",
+        ];
+        table(o, INDENT, &t);
     }
 }
 
@@ -716,31 +539,12 @@ fn tail(o: &mut String, st: &Style, v: &View) {
         let _ = writeln!(o, "{INDENT}No rule fired.");
     }
     for r in &v.rules {
-        let cites = if r.citations.is_empty() {
-            "none given".to_string()
-        } else {
-            r.citations.join("; ")
-        };
-        para(
-            o,
-            INDENT,
-            &format!(
-                "{} {} ({}, {} finding{}): {}. Sources: {}.",
-                r.id,
-                r.slug,
-                r.severity.as_str(),
-                r.findings,
-                if r.findings == 1 { "" } else { "s" },
-                r.title,
-                cites
-            ),
-        );
+        para(o, INDENT, &format!("{} {}", r.id, view::rule_line(r)));
     }
     if !v.footnotes.is_empty() {
         section(o, st, "Sources of the numbers");
         for n in &v.footnotes {
-            let lead = format!("[{}]", n.n);
-            field(o, INDENT, &lead, 5, &n.text);
+            field(o, INDENT, &format!("[{}]", n.n), 5, &n.text);
         }
     }
 }
@@ -774,8 +578,12 @@ mod tests {
     #[test]
     fn tables_fit_in_the_page() {
         let mut o = String::new();
-        let rows = vec![vec!["x".repeat(150), "1".into()]];
-        table(&mut o, INDENT, &["Name", "N"], &[false, true], &rows);
+        let t = Table {
+            headers: vec!["Name", "N"],
+            right: vec![false, true],
+            rows: vec![vec![Cell::from("x".repeat(150).as_str()), Cell::from("1")]],
+        };
+        table(&mut o, INDENT, &t);
         for l in o.lines() {
             assert!(width(l) <= WIDTH, "{l}");
         }

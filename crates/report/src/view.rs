@@ -239,8 +239,8 @@ pub struct SeriesView {
 
 #[derive(Debug, Clone)]
 pub struct BucketView {
-    /// Upper bound of the bucket in ms, `None` for the open last bucket.
-    pub le_ms: Option<f64>,
+    /// `<1ms`, `<1s`, `>1s` (the open last bucket).
+    pub label: String,
     pub pct: f64,
 }
 
@@ -249,6 +249,8 @@ pub struct HistView {
     pub event: String,
     pub total_waits: String,
     pub buckets: Vec<BucketView>,
+    /// `<1ms 8.2%, <2ms 4.1%, ...`
+    pub summary: String,
     pub src: Option<SrcView>,
 }
 
@@ -839,19 +841,34 @@ pub fn build(a: &Analysis) -> View {
         .map(|h| HistView {
             event: h.event.clone(),
             total_waits: opt_num(h.total_waits),
-            buckets: h
+            summary: String::new(),
+            buckets: {
+                // The parsers give the open last bucket (`>1s`) as f64::MAX.
+                let mut prev = None;
+                h.buckets
+                    .iter()
+                    .map(|b| {
+                        let le = (b.le_ms.is_finite() && b.le_ms > 0.0 && b.le_ms < 1e12)
+                            .then_some(b.le_ms);
+                        let label = bucket_label(le, prev);
+                        prev = le.or(prev);
+                        BucketView {
+                            label,
+                            pct: if b.pct.is_finite() { b.pct } else { 0.0 },
+                        }
+                    })
+                    .collect()
+            },
+            src: notes.source_ref(&h.src),
+        })
+        .map(|mut h| {
+            h.summary = h
                 .buckets
                 .iter()
-                .map(|b| BucketView {
-                    le_ms: if b.le_ms.is_finite() && b.le_ms > 0.0 && b.le_ms < 1e12 {
-                        Some(b.le_ms)
-                    } else {
-                        None
-                    },
-                    pct: if b.pct.is_finite() { b.pct } else { 0.0 },
-                })
-                .collect(),
-            src: notes.source_ref(&h.src),
+                .map(|b| format!("{} {}", b.label, fmt::pct(b.pct)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            h
         })
         .collect();
 
@@ -992,16 +1009,57 @@ pub fn series_label(p: &awrflash_model::SnapshotPoint, i: usize) -> String {
     }
 }
 
-/// A histogram bucket's label: `<1ms`, `<=1s`, `>1s`.
-pub fn bucket_label(b: &BucketView, prev: Option<f64>) -> String {
-    match b.le_ms {
-        Some(v) if v >= 1000.0 => format!("<={}s", fmt::axis(v / 1000.0)),
-        Some(v) if v < 1.0 => format!("<{}us", fmt::axis(v * 1000.0)),
-        Some(v) => format!("<{}ms", fmt::axis(v)),
-        None => match prev {
-            Some(p) if p >= 1000.0 => format!(">{}s", fmt::axis(p / 1000.0)),
-            Some(p) => format!(">{}ms", fmt::axis(p)),
-            None => "all".into(),
-        },
+/// A histogram bucket's label: `<1ms`, `<1s`, `>1s`, from its upper bound
+/// and, for the open last bucket, the bound before it.
+fn bucket_label(le_ms: Option<f64>, prev: Option<f64>) -> String {
+    fn unit(v: f64) -> String {
+        if v >= 60_000.0 {
+            format!("{}min", fmt::axis(v / 60_000.0))
+        } else if v >= 1000.0 {
+            format!("{}s", fmt::axis(v / 1000.0))
+        } else if v < 1.0 {
+            format!("{}us", fmt::axis(v * 1000.0))
+        } else {
+            format!("{}ms", fmt::axis(v))
+        }
     }
+    match (le_ms, prev) {
+        (Some(v), _) => format!("<{}", unit(v)),
+        (None, Some(p)) => format!(">{}", unit(p)),
+        (None, None) => "all".into(),
+    }
+}
+
+/// `Recommended: size 64.0 GB, SGA cost 800 MB`.
+pub fn flash_cache_line(fc: &FlashCacheView) -> String {
+    let mut line = if fc.recommended {
+        "Recommended".to_string()
+    } else {
+        "Not recommended".to_string()
+    };
+    if let Some(s) = &fc.size {
+        line.push_str(&format!(": size {s}"));
+    }
+    if let Some(s) = &fc.sga_cost {
+        line.push_str(&format!(", SGA cost {s}"));
+    }
+    line
+}
+
+/// `slug (severity, n findings): title. Sources: ...`
+pub fn rule_line(r: &RuleView) -> String {
+    let cites = if r.citations.is_empty() {
+        "none given".to_string()
+    } else {
+        r.citations.join("; ")
+    };
+    format!(
+        "{} ({}, {} finding{}): {}. Sources: {}.",
+        r.slug,
+        r.severity.as_str(),
+        r.findings,
+        if r.findings == 1 { "" } else { "s" },
+        r.title,
+        cites
+    )
 }
