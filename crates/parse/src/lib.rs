@@ -40,7 +40,10 @@ pub fn parse_bytes_with(path: &str, bytes: &[u8], limits: &Limits) -> Result<Doc
     let text = decode::decode(bytes);
     let sniffed = sniff::sniff(&text);
     let (text, cut) = match sniffed {
-        Sniffed::AwrHtml => (text, Vec::new()),
+        // HTML may legitimately be one long line; refusals read no further.
+        Sniffed::AwrHtml | Sniffed::Unknown { .. } | Sniffed::Unsupported { .. } => {
+            (text, Vec::new())
+        }
         _ => limits::cap_lines(text, limits.max_line_bytes),
     };
     dispatch(path, text, sniffed).map(|doc| limits::finish(doc, cut, limits))
