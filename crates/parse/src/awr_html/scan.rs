@@ -57,10 +57,17 @@ struct Open {
     table: Table,
     row: Option<Row>,
     cell: Option<Cell>,
+    /// False for tables the caller does not read: structure is tracked,
+    /// cell text is not kept.
+    collect: bool,
 }
 
 impl Open {
     fn close_cell(&mut self) {
+        if !self.collect {
+            self.cell = None;
+            return;
+        }
         if let Some(cell) = self.cell.take() {
             let mut cell = cell;
             if !is_collapsed(&cell.text) {
@@ -158,8 +165,10 @@ fn tag_of(name: &str) -> Tag {
 }
 
 /// Scanner state outside the tables.
-struct Scanner<'a, F: FnMut(Table)> {
+struct Scanner<'a, F: FnMut(Table), K: Fn(&str) -> bool> {
     lines: Lines<'a>,
+    /// Whether the rows of a table with this title are wanted.
+    keep: K,
     open: Vec<Open>,
     /// Text of the current block outside tables.
     block: String,
@@ -178,7 +187,7 @@ struct Scanner<'a, F: FnMut(Table)> {
     sink: F,
 }
 
-impl<F: FnMut(Table)> Scanner<'_, F> {
+impl<F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'_, F, K> {
     fn push_text(&mut self, s: &str) {
         if self.skip.is_some() {
             return;
@@ -188,7 +197,7 @@ impl<F: FnMut(Table)> Scanner<'_, F> {
             return;
         }
         if let Some(open) = self.open.last_mut() {
-            if let Some(cell) = open.cell.as_mut() {
+            if let Some(cell) = open.cell.as_mut().filter(|_| open.collect) {
                 cell.text.push_str(s);
             }
             return;
@@ -257,32 +266,32 @@ impl<F: FnMut(Table)> Scanner<'_, F> {
                 if empty {
                     (self.sink)(table);
                 } else {
+                    let collect = (self.keep)(&table.title);
                     self.open.push(Open {
                         table,
                         row: None,
                         cell: None,
+                        collect,
                     });
                 }
             }
             Tag::Tr => {
-                let line = self.lines.at(pos);
                 if let Some(open) = self.open.last_mut() {
                     open.close_row();
-                    if !empty {
+                    if !empty && open.collect {
                         open.row = Some(Row {
-                            line,
+                            line: self.lines.at(pos),
                             cells: Vec::new(),
                         });
                     }
                 }
             }
             Tag::Td | Tag::Th => {
-                let line = self.lines.at(pos);
                 if let Some(open) = self.open.last_mut() {
                     open.close_cell();
-                    if open.row.is_none() {
+                    if open.row.is_none() && open.collect {
                         open.row = Some(Row {
-                            line,
+                            line: self.lines.at(pos),
                             cells: Vec::new(),
                         });
                     }
@@ -405,8 +414,9 @@ pub struct ScanSummary {
     pub lines: u32,
 }
 
-/// Scans `text`, calling `sink` with every table in document order.
-pub fn scan(text: &str, sink: impl FnMut(Table)) -> ScanSummary {
+/// Scans `text`, calling `sink` with every table in document order. Tables
+/// whose title `keep` refuses are handed over without rows.
+pub fn scan(text: &str, keep: impl Fn(&str) -> bool, sink: impl FnMut(Table)) -> ScanSummary {
     let mut reader = Reader::from_str(text);
     {
         let cfg = reader.config_mut();
@@ -424,6 +434,7 @@ pub fn scan(text: &str, sink: impl FnMut(Table)) -> ScanSummary {
             pos: 0,
             line: 1,
         },
+        keep,
         open: Vec::new(),
         block: String::new(),
         last_text: String::new(),
