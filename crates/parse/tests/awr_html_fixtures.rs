@@ -241,3 +241,22 @@ fn overflowed_cell_is_null_with_a_warning_never_zero() {
         .collect();
     assert_eq!(lines, [lr.src.line, e.src.line]);
 }
+
+#[test]
+fn recognised_section_with_unexpected_columns_is_a_warning() {
+    let (_, bytes) = fixture("awr-html/awr_11g1_reduced.html");
+    let text = String::from_utf8(bytes)
+        .unwrap()
+        .replace(">Owner<", ">Schema<");
+    let Document::Report(r) = awrflash_parse::parse_bytes("renamed.html", text.as_bytes()).unwrap()
+    else {
+        unreachable!()
+    };
+    assert!(r.segments.is_empty());
+    let w = r
+        .warnings
+        .iter()
+        .find(|w| w.section == "Segments by Physical Reads")
+        .unwrap();
+    assert!(w.message.contains("no Owner column"), "{}", w.message);
+}

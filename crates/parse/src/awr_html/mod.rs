@@ -204,8 +204,12 @@ fn instance_table(
     let mut mapped = true;
     match title.as_str() {
         "load profile" => sections::load_profile(&v, ctx, &mut r.load_profile),
-        _ if is_top_events(&title) && v.has_col("event") => {
-            sections::top_events(&v, ctx, &mut r.top_events);
+        _ if is_top_events(&title) => {
+            if v.has_col("event") {
+                sections::top_events(&v, ctx, &mut r.top_events);
+            } else {
+                unknown_columns(t, &v, ctx, "Event");
+            }
         }
         "foreground wait events" | "wait events" => {
             sections::wait_events(&v, ctx, &mut r.wait_events.foreground);
@@ -263,6 +267,7 @@ fn instance_table(
             Some(k) if v.has_col("owner") => {
                 sections::segments(&v, ctx, r.segments.entry(k).or_default());
             }
+            Some(_) if !v.data.is_empty() => unknown_columns(t, &v, ctx, "Owner"),
             _ => mapped = header::header_table(&v, ctx, r),
         },
     }
@@ -280,6 +285,18 @@ fn instance_table(
             ),
         );
     }
+}
+
+/// A section recognised by its title whose columns are not the expected ones.
+fn unknown_columns(t: &Table, v: &View<'_>, ctx: &mut Ctx, wanted: &str) {
+    ctx.warn(
+        &t.title,
+        t.line,
+        format!(
+            "section recognised but it has no {wanted} column (columns: {}); skipped",
+            v.cols.join(" | ")
+        ),
+    );
 }
 
 /// Rows mapped so far, to notice a recognised section that gave nothing.
