@@ -85,6 +85,10 @@ fn readme_sample_parses_fully_and_adds_up() {
             "log file sync"
         ]
     );
+    for h in &r.wait_histogram {
+        let sum: f64 = h.buckets.iter().map(|b| b.pct).sum();
+        assert!((sum - 100.0).abs() < 0.2, "{}: {sum}", h.event);
+    }
     assert!(r.activity_stat("redo writes").is_some());
     assert!(r.activity_stat("physical read total IO requests").is_some());
     insta::assert_snapshot!("sample_summary", summary_line("awr_19c_sample.html", &r));
