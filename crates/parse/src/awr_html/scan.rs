@@ -616,3 +616,53 @@ pub fn collapse(s: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tables(html: &str) -> Vec<Table> {
+        let mut out = Vec::new();
+        scan(html, |_| true, |t| out.push(t));
+        out
+    }
+
+    #[test]
+    fn unclosed_cells_and_rows_are_closed_like_a_browser_does() {
+        let t = tables("<p>Load Profile<p><TABLE><TR><TD>a<TD>b<TR><TD>c</TABLE>");
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].title, "Load Profile");
+        let rows: Vec<Vec<&str>> = t[0]
+            .rows
+            .iter()
+            .map(|r| r.cells.iter().map(|c| c.text.as_str()).collect())
+            .collect();
+        assert_eq!(rows, [vec!["a", "b"], vec!["c"]]);
+    }
+
+    #[test]
+    fn rows_carry_their_line_and_titles_skip_list_items() {
+        let html = "<h3>Top Events</h3>\n<ul><li>note</li></ul>\n<table summary=\"s &amp; t\">\n<tr><th>A</th></tr>\n<tr><td>x&nbsp;&#160; y</td></tr>\n</table>";
+        let t = tables(html);
+        assert_eq!(t[0].title, "Top Events");
+        assert_eq!(t[0].summary, "s & t");
+        assert_eq!(t[0].rows[1].line, 5);
+        assert_eq!(t[0].rows[1].cells[0].text, "x y");
+    }
+
+    #[test]
+    fn a_heading_closes_a_table_left_open() {
+        let t = tables(
+            "<p>One<table><tr><td>1</td></tr><h3>Two</h3><table><tr><td>2</td></tr></table>",
+        );
+        let titles: Vec<&str> = t.iter().map(|t| t.title.as_str()).collect();
+        assert_eq!(titles, ["One", "Two"]);
+        assert!(t.iter().all(|t| t.complete));
+    }
+
+    #[test]
+    fn colspan_is_read_from_unquoted_attributes() {
+        let t = tables("<table><tr><TH colSpan=3>P</TH></tr></table>");
+        assert_eq!(t[0].rows[0].cells[0].colspan, 3);
+    }
+}
