@@ -602,6 +602,14 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     }
     cap.layout = Some(layout);
     cap.interval_s = stamp::median_gap(&st.instants);
+    if cap.samples.iter().all(|s| s.since_boot) {
+        warn.push(
+            "boot only",
+            section,
+            0,
+            "only the since-boot report: the summaries are empty (give iostat an interval and a count, e.g. `iostat -xmt 5 720`)".into(),
+        );
+    }
     cap.warnings = warn.finish(section);
     summarize(&mut cap);
     Ok(cap)
@@ -853,6 +861,12 @@ fn is_volume(name: &str) -> bool {
 
 /// Fills `summary` and `channel` from the samples (since-boot samples left out).
 pub fn summarize(cap: &mut IostatCapture) {
+    summarize_with(cap, false);
+}
+
+/// [`summarize`], optionally counting the since-boot reports too (for a
+/// capture taken with `iostat -y`, whose first report is a real interval).
+pub fn summarize_with(cap: &mut IostatCapture, include_since_boot: bool) {
     let mut order: Vec<&str> = Vec::new();
     let mut by_dev: HashMap<&str, Vec<&DeviceSample>> = HashMap::new();
     for s in &cap.samples {
@@ -860,7 +874,7 @@ pub fn summarize(cap: &mut IostatCapture) {
         if e.is_empty() && !order.contains(&s.device.as_str()) {
             order.push(s.device.as_str());
         }
-        if !s.since_boot {
+        if include_since_boot || !s.since_boot {
             e.push(s);
         }
     }
@@ -913,7 +927,10 @@ pub fn summarize(cap: &mut IostatCapture) {
             p
         })
         .collect();
-    let live: Vec<&ChannelPoint> = points.iter().filter(|p| !p.since_boot).collect();
+    let live: Vec<&ChannelPoint> = points
+        .iter()
+        .filter(|p| include_since_boot || !p.since_boot)
+        .collect();
     let (mb_s_mean, mb_s_p95, mb_s_max) = stats(&live.iter().map(|p| p.mb_s).collect::<Vec<_>>());
     let (iops_mean, iops_p95, iops_max) = stats(&live.iter().map(|p| p.iops).collect::<Vec<_>>());
     cap.channel = ChannelLoad {
