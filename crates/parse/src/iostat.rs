@@ -382,6 +382,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     let mut saw_stamp = false;
     let mut human = false;
 
+    let mut long_name: Option<&str> = None;
     let lines: Vec<&str> = text.lines().collect();
     let last_line = lines
         .iter()
@@ -501,6 +502,18 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
             );
             continue;
         };
+        // sysstat prints a device name longer than its column on a line of
+        // its own and the values on the next (`mapper/vg_data-lv_ora01`).
+        let mut toks = toks;
+        if toks.len() == 1 && tab.device_at == 0 && tab.cols.len() > 1 && idx != last_line {
+            long_name = Some(first);
+            continue;
+        }
+        if let Some(name) = long_name.take() {
+            if toks.len() + 1 == tab.cols.len() && line.starts_with([' ', '\t']) {
+                toks.insert(0, name);
+            }
+        }
         if toks.len() != tab.cols.len() {
             let msg = if idx == last_line && toks.len() < tab.cols.len() {
                 format!(

@@ -205,3 +205,22 @@ fn a_broken_role_mapping_is_an_error() {
     let e = awrflash_parse::iostat::apply_roles(&mut c, "r.csv", "just-a-device\n").unwrap_err();
     assert!(e.to_string().contains("r.csv:1"), "{e}");
 }
+
+#[test]
+fn long_device_names_on_their_own_line_join_the_values_below() {
+    let c = capture("long_device_names.txt");
+    assert_eq!(
+        devices(&c),
+        [
+            "cciss/c0d0",
+            "mapper/vg_ora-lv_redo01",
+            "mapper/vg_ora-lv_data01"
+        ]
+    );
+    assert_eq!(c.samples.len(), 6);
+    // mapper/vg_ora-lv_data01: 880.00 r/s, 14080.00 rsec/s in the second report.
+    let s = &c.samples[5];
+    assert_eq!((s.r_s, s.rkb_s), (Some(880.0), Some(7040.0)));
+    assert_eq!(s.src.line, 15);
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+}
