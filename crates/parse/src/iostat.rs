@@ -509,10 +509,11 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
             long_name = Some(first);
             continue;
         }
-        if let Some(name) = long_name.take() {
-            if toks.len() + 1 == tab.cols.len() && line.starts_with([' ', '\t']) {
-                toks.insert(0, name);
-            }
+        if let Some(name) = long_name.take()
+            && toks.len() + 1 == tab.cols.len()
+            && line.starts_with([' ', '\t'])
+        {
+            toks.insert(0, name);
         }
         if toks.len() != tab.cols.len() {
             let msg = if idx == last_line && toks.len() < tab.cols.len() {
