@@ -871,6 +871,7 @@ fn is_volume(name: &str) -> bool {
     let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
     (stem.len() < name.len() && matches!(stem, "dm-" | "md" | "VxVM" | "vx" | "vxvm"))
         || name.starts_with("mpath")
+        || name.starts_with("mapper/")
 }
 
 /// Fills `summary` and `channel` from the samples (since-boot samples left out).
@@ -895,10 +896,32 @@ pub fn summarize_with(cap: &mut IostatCapture, include_since_boot: bool) {
     let all: HashSet<&str> = order.iter().copied().collect();
     let mut is_layered: HashSet<&str> =
         order.iter().copied().filter(|d| layered(d, &all)).collect();
+    // Volumes sit on disks the capture lists too, unless the disks carry
+    // less than the busiest volume (then its disks are not listed and the
+    // volumes are the better total). Volumes may stack (LVM on dm-crypt),
+    // so they are not summed for this test.
+    let traffic = |d: &str| -> f64 {
+        by_dev
+            .get(d)
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.mb_s())
+            .sum()
+    };
+    let disk_mb: f64 = order
+        .iter()
+        .filter(|d| !is_layered.contains(*d) && !is_volume(d))
+        .map(|d| traffic(d))
+        .sum();
+    let volume_mb = order
+        .iter()
+        .filter(|d| !is_layered.contains(*d) && is_volume(d))
+        .map(|d| traffic(d))
+        .fold(0.0, f64::max);
     let has_disks = order
         .iter()
         .any(|d| !is_layered.contains(d) && !is_volume(d));
-    if has_disks {
+    if has_disks && disk_mb >= 0.9 * volume_mb {
         for d in &order {
             if is_volume(d) {
                 is_layered.insert(d);

@@ -222,5 +222,8 @@ fn long_device_names_on_their_own_line_join_the_values_below() {
     let s = &c.samples[5];
     assert_eq!((s.r_s, s.rkb_s), (Some(880.0), Some(7040.0)));
     assert_eq!(s.src.line, 15);
+    // The LVM volumes carry more than the one disk listed: their disks are
+    // not in the capture, so the volumes make the total.
+    assert_eq!(c.channel.devices.len(), 3);
     assert!(c.warnings.is_empty(), "{:?}", c.warnings);
 }
