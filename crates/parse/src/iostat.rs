@@ -515,7 +515,15 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
         {
             toks.insert(0, name);
         }
-        if toks.len() != tab.cols.len() {
+        // Solaris `iostat -xc` prints its cpu columns (`us sy wt id`) on the
+        // first device row only: rows may stop before trailing unused columns.
+        let only_unused_missing = toks.len() < tab.cols.len()
+            && tab.device_at < toks.len()
+            && tab
+                .cols
+                .get(toks.len()..)
+                .is_some_and(|rest| rest.iter().all(|c| matches!(c, Col::Ignore)));
+        if toks.len() != tab.cols.len() && !only_unused_missing {
             let msg = if idx == last_line && toks.len() < tab.cols.len() {
                 format!(
                     "last row is cut short ({} of {} fields): the capture was truncated; row dropped",

@@ -227,3 +227,17 @@ fn long_device_names_on_their_own_line_join_the_values_below() {
     assert_eq!(c.channel.devices.len(), 3);
     assert!(c.warnings.is_empty(), "{:?}", c.warnings);
 }
+
+#[test]
+fn solaris_xc_rows_without_the_cpu_columns_are_kept() {
+    let c = capture("solaris_xc.txt");
+    assert_eq!(c.source.format, Format::IostatSolaris);
+    assert_eq!(devices(&c), ["sd0", "sd1"]);
+    assert_eq!(c.samples.len(), 4);
+    let sd1 = &c.samples[3];
+    assert_eq!(
+        (sd1.r_s, sd1.util_pct, sd1.await_ms),
+        (Some(330.0), Some(93.0), Some(10.4))
+    );
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+}
