@@ -311,6 +311,28 @@ pub(crate) fn slash_order(text: &str) -> SlashOrder {
     }
 }
 
+/// Decimal marks seen in value cells, for the mixed-locale warning.
+#[derive(Debug, Default)]
+struct Marks {
+    dots: usize,
+    commas: usize,
+    first_dot: u32,
+    first_comma: u32,
+}
+
+impl Marks {
+    fn note(&mut self, dots: usize, commas: usize, line: u32) {
+        if dots > 0 && self.first_dot == 0 {
+            self.first_dot = line;
+        }
+        if commas > 0 && self.first_comma == 0 {
+            self.first_comma = line;
+        }
+        self.dots += dots;
+        self.commas += commas;
+    }
+}
+
 /// Where a table's device name is and what the other columns hold.
 #[derive(Debug, Clone)]
 struct Table {
@@ -376,7 +398,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     let mut clock = Clock::default();
     let mut table: Option<Table> = None;
     let mut cpu_cols: Option<Vec<String>> = None;
-    let mut marks = (0usize, 0usize, 0u32, 0u32); // dots, commas, first comma line, first dot line
+    let mut marks = Marks::default();
     let mut layout: Option<String> = None;
     let mut saw_avg_cpu = false;
     let mut saw_stamp = false;
@@ -547,18 +569,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
         };
         let row = match read_row(&tab.cols, &toks, device, section, line_no, &mut warn) {
             Ok((row, dots, commas)) => {
-                if dots > 0 {
-                    marks.0 += dots;
-                    if marks.3 == 0 {
-                        marks.3 = line_no;
-                    }
-                }
-                if commas > 0 {
-                    marks.1 += commas;
-                    if marks.2 == 0 {
-                        marks.2 = line_no;
-                    }
-                }
+                marks.note(dots, commas, line_no);
                 row
             }
             Err(tok) => {
@@ -588,14 +599,14 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
                 .into(),
         );
     }
-    if marks.0 > 0 && marks.1 > 0 {
+    if marks.dots > 0 && marks.commas > 0 {
         warn.push(
             "mixed locale",
             section,
-            marks.2.max(marks.3),
+            marks.first_comma.max(marks.first_dot),
             format!(
                 "mixed decimal marks: {} values with '.' (first on line {}) and {} with ',' (first on line {}); both read as decimal points",
-                marks.0, marks.3, marks.1, marks.2
+                marks.dots, marks.first_dot, marks.commas, marks.first_comma
             ),
         );
     }
@@ -616,7 +627,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     if saw_stamp {
         extras.push("timestamps");
     }
-    if marks.1 > 0 {
+    if marks.commas > 0 {
         extras.push("decimal comma");
     }
     if !extras.is_empty() {
