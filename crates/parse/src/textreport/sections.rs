@@ -1094,10 +1094,19 @@ pub fn header(lines: &[Line<'_>], ctx: &mut Ctx) -> Header {
             _ => {}
         }
         // Statspack 10g: `Host  Name:   dbhost   Num CPUs:    2   Phys Memory (MB):  3,952`.
+        // A value that is not a number joins the next label's words
+        // (`sphost10 Num CPUs`): match labels by their end.
         for (k, v) in &lv {
             let first = v.first().copied();
-            match k.as_str() {
-                "Host Name" | "Host  Name" if h.host.is_none() => {
+            let k = if k.ends_with("Num CPUs") {
+                "Num CPUs"
+            } else if k.ends_with("Phys Memory (MB)") {
+                "Phys Memory (MB)"
+            } else {
+                k.as_str()
+            };
+            match k {
+                "Host Name" if h.host.is_none() => {
                     h.host = label(t)
                         .and_then(|(_, off)| t.get(off..))
                         .and_then(|r| r.split_whitespace().next())
