@@ -125,6 +125,7 @@ pub struct WaitEvents {
     /// Events of all sessions, where the report prints such a table:
     /// Statspack 10g+ "Wait Events (fg and bg)", and the "Wait Events" table
     /// of Statspack 8i/9i and AWR 10g, which had no foreground split.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub all: Vec<WaitEvent>,
 }
 

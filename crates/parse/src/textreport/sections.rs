@@ -420,12 +420,22 @@ fn histograms(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<HistogramRow> {
             let mut buckets = Vec::new();
             for (i, head) in row.rule.names.iter().enumerate().skip(2) {
                 let le = bucket_ms(head, &mut last_unit).unwrap_or(f64::MAX);
-                let pct = ctx.num(cell(&c, Some(i)), t, l.no).unwrap_or(0.0);
-                buckets.push(HistogramBucket { le_ms: le, pct });
+                // A blank cell is "truly 0": left out, as the HTML parser does.
+                if let Some(pct) = ctx.num(cell(&c, Some(i)), t, l.no) {
+                    buckets.push(HistogramBucket { le_ms: le, pct });
+                }
             }
+            // Detail tables (`Waits 64ms to 2s`) count only their range.
+            let waits = ctx.num(cell(&c, Some(1)), t, l.no);
+            let is_total = row
+                .rule
+                .names
+                .get(1)
+                .is_some_and(|n| n.starts_with("total"));
             out.push(HistogramRow {
                 event: name.to_string(),
-                total_waits: ctx.num(cell(&c, Some(1)), t, l.no),
+                total_waits: if is_total { waits } else { None },
+                range_waits: if is_total { None } else { waits },
                 buckets,
                 src: src(t, l.no),
             });
