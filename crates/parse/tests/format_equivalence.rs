@@ -372,14 +372,6 @@ fn html_and_text_twins_agree_field_by_field() {
     let bytes = std::fs::read(&html_path).unwrap();
     let html = match awrflash_parse::parse_bytes(HTML, &bytes) {
         Ok(awrflash_model::Document::Report(r)) => *r,
-        // The HTML parser is built on another branch; until it is merged
-        // the placeholder answers "not implemented yet".
-        Err(awrflash_parse::ParseError::Unsupported { reason, .. })
-            if reason.contains("not implemented") =>
-        {
-            println!("skipped: the AWR HTML parser is not in this build yet");
-            return;
-        }
         other => panic!("{HTML}: {other:?}"),
     };
     let d = compare(&text, &html);
