@@ -133,10 +133,10 @@ fn bytes(v: Option<f64>) -> Option<u64> {
 
 fn cache_sizes(doc: &Doc<'_>, ctx: &mut Ctx) -> CacheSizes {
     let mut c = CacheSizes::default();
-    let Some((s, _)) = doc
+    let Some(s) = doc
         .sections
         .iter()
-        .find(|(s, _)| s.title.to_ascii_lowercase().starts_with("cache sizes"))
+        .find(|s| s.title.to_ascii_lowercase().starts_with("cache sizes"))
     else {
         return c;
     };
@@ -210,27 +210,19 @@ struct WaitCols {
     class: Option<usize>,
 }
 
-fn wait_cols(all: &Rule) -> WaitCols {
-    // Column 0 is the name (its heading may hold the section title words).
-    let rule = &Rule {
-        line: all.line,
-        spans: all.spans.clone(),
-        names: std::iter::once(String::new())
-            .chain(all.names.iter().skip(1).cloned())
-            .collect(),
-    };
-    let timeouts_pct = rule.col(|n| n.contains("out") && n.contains('%'));
-    let timeouts_cnt = rule.col(|n| n == "timeouts");
-    let avg = rule.col(|n| n.contains("avg"));
+fn wait_cols(rule: &Rule) -> WaitCols {
+    let timeouts_pct = rule.data_col(|n| n.contains("out") && n.contains('%'));
+    let timeouts_cnt = rule.data_col(|n| n == "timeouts");
+    let avg = rule.data_col(|n| n.contains("avg"));
     let avg_name = avg
         .and_then(|i| rule.names.get(i))
         .map(String::as_str)
         .unwrap_or("");
     WaitCols {
-        waits: rule.col(|n| n == "waits" || n == "total waits" || n == "total wts"),
+        waits: rule.data_col(|n| n == "waits" || n == "total waits" || n == "total wts"),
         timeouts: timeouts_pct.or(timeouts_cnt),
         timeouts_are_pct: timeouts_pct.is_some(),
-        time: rule.col(|n| {
+        time: rule.data_col(|n| {
             n.contains("time")
                 && !n.contains('%')
                 && !n.contains("avg")
@@ -243,9 +235,9 @@ fn wait_cols(all: &Rule) -> WaitCols {
         } else {
             1.0
         },
-        per_txn: rule.col(|n| n.contains("/txn")),
-        pct: rule.col(|n| n.starts_with('%') && !n.contains("out") && !n.contains("cpu")),
-        class: rule.col(|n| n.contains("class")),
+        per_txn: rule.data_col(|n| n.contains("/txn")),
+        pct: rule.data_col(|n| n.starts_with('%') && !n.contains("out") && !n.contains("cpu")),
+        class: rule.data_col(|n| n.contains("class")),
     }
 }
 
@@ -289,7 +281,7 @@ fn figures(n: &Named<'_, '_>, ctx: &mut Ctx) -> Figures {
 }
 
 fn top_events(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<TopEvent> {
-    let Some((first, _)) = doc.sections.iter().find(|(s, _)| {
+    let Some(first) = doc.sections.iter().find(|s| {
         let t = s.title.to_ascii_lowercase();
         t.starts_with("top ") && t.contains("event") && !t.contains("addm")
     }) else {
@@ -395,7 +387,7 @@ fn bucket_ms(head: &str, last_unit: &mut f64) -> Option<f64> {
 fn histograms(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<HistogramRow> {
     let mut out = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
-    for (s, _) in &doc.sections {
+    for s in &doc.sections {
         if !s
             .title
             .to_ascii_lowercase()
@@ -473,7 +465,7 @@ fn os_stats(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<OsStat> {
 }
 
 fn host_cpu(doc: &Doc<'_>, ctx: &mut Ctx) -> Option<HostCpu> {
-    let (s, _) = doc.first("Host CPU")?;
+    let s = doc.first("Host CPU")?;
     let row = doc
         .rows(s.title)
         .into_iter()
@@ -516,7 +508,7 @@ fn host_cpu(doc: &Doc<'_>, ctx: &mut Ctx) -> Option<HostCpu> {
 }
 
 fn instance_cpu(doc: &Doc<'_>, ctx: &mut Ctx) -> Option<InstanceCpu> {
-    let (s, _) = doc.first("Instance CPU")?;
+    let s = doc.first("Instance CPU")?;
     let mut ic = InstanceCpu {
         src: src(s.title, s.line),
         ..InstanceCpu::default()
@@ -570,12 +562,12 @@ fn io_profile(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<IoProfileRow> {
 
 fn activity_stats(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<ActivityStat> {
     let mut out = Vec::new();
-    for (s, tables) in &doc.sections {
+    for (i, s) in doc.sections.iter().enumerate() {
         let title = s.title.to_ascii_lowercase();
         if !title.contains("instance activity stats") {
             continue;
         }
-        for t in tables {
+        for t in doc.tables(i) {
             let Some(rule) = t.rule() else { continue };
             let total = rule.col(|n| n == "total");
             let per_s = rule.col(|n| n.contains("per second"));
@@ -811,7 +803,7 @@ pub fn segment_key(what: &str) -> String {
 fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
     let mut out: BTreeMap<String, Vec<SegmentRow>> = BTreeMap::new();
     let mut seen: Vec<&str> = Vec::new();
-    for (s, _) in &doc.sections {
+    for s in &doc.sections {
         let Some(what) = s
             .title
             .get(..12)
