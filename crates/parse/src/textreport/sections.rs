@@ -1136,6 +1136,29 @@ fn minutes(rest: &[&str], ctx: &mut Ctx, line: u32) -> Option<f64> {
     Some((s * 1e6).round() / 1e6)
 }
 
+/// A warning when the report does not end with `End of Report` (AWR) or
+/// `End of Report ( file )` (Statspack): it was cut short, and sections
+/// after the cut are missing rather than empty.
+pub fn check_end(lines: &[Line<'_>], ctx: &mut Ctx) {
+    let ended = lines
+        .iter()
+        .rev()
+        .take(50)
+        .any(|l| l.text.trim_start().starts_with("End of Report"));
+    if !ended {
+        let line = lines
+            .iter()
+            .rev()
+            .find(|l| !l.is_blank())
+            .map_or(1, |l| l.no);
+        ctx.warnings.push(awrflash_model::Warning::new(
+            "",
+            line,
+            "no \"End of Report\" line: the report is cut short; later sections are missing",
+        ));
+    }
+}
+
 /// A report without its header table is not usable; otherwise the names
 /// missing from it are taken from the page headers (`DB/Inst: ORCL/orcl1`).
 pub fn require_header(
