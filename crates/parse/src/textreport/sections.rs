@@ -76,12 +76,14 @@ pub fn fill(doc: &Doc<'_>, ctx: &mut Ctx, r: &mut DbReport) {
     r.cache_sizes = cache_sizes(doc, ctx);
     r.load_profile = load_profile(doc, ctx);
     r.top_events = top_events(doc, ctx);
+    // Before the foreground split (AWR 10g/11.1, Statspack 8i-10g) "Wait
+    // Events" is the main list: it goes where the HTML parser puts it.
     r.wait_events.foreground = wait_events(doc, ctx, "Foreground Wait Events");
+    if r.wait_events.foreground.is_empty() {
+        r.wait_events.foreground = wait_events(doc, ctx, "Wait Events");
+    }
     r.wait_events.background = wait_events(doc, ctx, "Background Wait Events");
     r.wait_events.all = wait_events(doc, ctx, "Wait Events (fg and bg)");
-    if r.wait_events.all.is_empty() {
-        r.wait_events.all = wait_events(doc, ctx, "Wait Events");
-    }
     r.wait_classes = wait_classes(doc, ctx);
     r.wait_histogram = histograms(doc, ctx);
     r.time_model = time_model(doc, ctx);
@@ -112,13 +114,55 @@ pub fn fill(doc: &Doc<'_>, ctx: &mut Ctx, r: &mut DbReport) {
     r.segments = segments(doc, ctx);
     r.sql = sql(doc, ctx);
     r.parameters = parameters(doc);
+    fill_gaps(r);
+}
+
+/// Figures one section lacks that another prints, filled the same way as
+/// the HTML parser does so both formats give the same model.
+fn fill_gaps(r: &mut DbReport) {
+    let os = |r: &DbReport, n: &str| r.os_stat(n).and_then(|s| s.value).and_then(to_u32);
     if r.header.cpus.is_none() {
-        r.header.cpus = r
-            .os_stats
-            .iter()
-            .find(|s| s.name == "NUM_CPUS")
-            .and_then(|s| s.value)
-            .and_then(to_u32);
+        r.header.cpus = os(r, "NUM_CPUS");
+    }
+    if r.header.cores.is_none() {
+        r.header.cores = os(r, "NUM_CPU_CORES");
+    }
+    // The advisory prints the pool letter; the standard block size applies
+    // to D/K/R, and other pools are named by their size (`16k`).
+    let std = r.cache_sizes.std_block_size;
+    for row in &mut r.buffer_pool_advisory {
+        if row.block_size.is_none() {
+            row.block_size = match row.pool.as_str() {
+                "D" | "K" | "R" => std,
+                p => p
+                    .strip_suffix(['k', 'K'])
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .map(|n| n * 1024),
+            };
+        }
+    }
+    // Event tables print no wait class before 12c: take it from the top
+    // events where the event is listed there.
+    let classes: Vec<(String, String)> = r
+        .top_events
+        .iter()
+        .filter_map(|e| e.wait_class.clone().map(|c| (e.name.clone(), c)))
+        .collect();
+    for e in r
+        .wait_events
+        .foreground
+        .iter_mut()
+        .chain(r.wait_events.background.iter_mut())
+        .chain(r.wait_events.all.iter_mut())
+    {
+        if e.wait_class.is_none()
+            && let Some((_, c)) = classes.iter().find(|(n, _)| {
+                // Text reports cut event names to the column width.
+                *n == e.name || (e.name.len() >= 20 && n.starts_with(e.name.as_str()))
+            })
+        {
+            e.wait_class = Some(c.clone());
+        }
     }
 }
 
@@ -328,10 +372,12 @@ fn wait_events(doc: &Doc<'_>, ctx: &mut Ctx, title: &str) -> Vec<WaitEvent> {
 }
 
 fn wait_classes(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<WaitClassRow> {
+    // The foreground table first, as the HTML parser does; the 11.2.0.4+
+    // summary table (all sessions) only when there is no other.
     let titles = [
-        "Wait Classes by Total Wait Time",
         "Foreground Wait Class",
         "Wait Class",
+        "Wait Classes by Total Wait Time",
     ];
     let mut out = Vec::new();
     for n in named_rows(doc, &titles) {
