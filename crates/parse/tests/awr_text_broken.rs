@@ -93,3 +93,30 @@ fn statspack_9i_invalid_results_are_a_warning_not_an_error() {
             .any(|w| w.line == 3 && w.message.contains("RESULTS ARE INVALID"))
     );
 }
+
+#[test]
+fn text_reports_cut_anywhere_never_panic() {
+    // Every fixture cut at many points (on char boundaries): each cut parses
+    // or is refused with an error, and nothing panics.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let mut cuts = 0;
+    for sub in ["awr-text", "statspack"] {
+        let mut files: Vec<_> = std::fs::read_dir(dir.join(sub))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let mut at = 0;
+            while at < text.len() {
+                if text.is_char_boundary(at) {
+                    let _ = parse_bytes("cut.txt", &text.as_bytes()[..at]);
+                    cuts += 1;
+                }
+                at += 211;
+            }
+        }
+    }
+    assert!(cuts > 200, "{cuts} cuts tried");
+}
