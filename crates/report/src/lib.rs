@@ -1,33 +1,52 @@
 //! awrflash-report: renders [`awrflash_model::Analysis`] values.
 //!
-//! Stage: report. Input: analyses (hand-built in tests). Output: HTML
-//! (self-contained), Markdown, JSON, terminal text. Depends on the model only.
+//! Stage: report. Input: an analysis (from the rules, or hand-built in
+//! tests). Output: a self-contained HTML page (inline CSS and SVG charts, no
+//! network), an index page for a batch, GitHub-flavoured Markdown, JSON and
+//! terminal text. Depends on the model only.
 //!
-//! API placeholder: the signatures are the contract the CLI builds on; the
-//! report work fills them in.
+//! Every renderer reads the same [`view`] (content ordered and numbers
+//! formatted once, in [`fmt`]); output is deterministic: no clock, stable
+//! ordering, fixed float formatting. Text from the inputs (SQL, object,
+//! module and host names) is escaped for each medium.
+
+mod fmt;
+mod html;
+mod markdown;
+mod svg;
+mod tables;
+mod text;
+mod view;
+
+#[doc(hidden)]
+pub mod testing;
 
 use awrflash_model::Analysis;
 
 /// One self-contained HTML page for one database.
-pub fn html(_analysis: &Analysis) -> String {
-    String::new()
+pub fn html(analysis: &Analysis) -> String {
+    html::render(analysis)
 }
 
 /// An index page linking the per-database reports of a batch
 /// (`(analysis, relative file name of its report)`).
-pub fn index_html(_items: &[(&Analysis, String)]) -> String {
-    String::new()
+pub fn index_html(items: &[(&Analysis, String)]) -> String {
+    html::render_index(items)
 }
 
-pub fn markdown(_analysis: &Analysis) -> String {
-    String::new()
+/// GitHub-flavoured Markdown: the HTML report's content without the charts.
+pub fn markdown(analysis: &Analysis) -> String {
+    markdown::render(analysis)
 }
 
+/// The analysis as pretty JSON (`schema/analysis.schema.json` documents it).
 pub fn json(analysis: &Analysis) -> String {
-    serde_json::to_string_pretty(analysis).unwrap_or_default()
+    let mut s = serde_json::to_string_pretty(analysis).unwrap_or_default();
+    s.push('\n');
+    s
 }
 
 /// Terminal text, 100 columns; ANSI colours when `color`.
-pub fn text(_analysis: &Analysis, _color: bool) -> String {
-    String::new()
+pub fn text(analysis: &Analysis, color: bool) -> String {
+    text::render(analysis, color)
 }

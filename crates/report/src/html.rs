@@ -1,0 +1,345 @@
+//! The self-contained HTML page (askama, escaping on) and the batch index.
+//!
+//! Only the charts from [`crate::svg`] are inserted unescaped; they are built
+//! here from numbers, and their text is escaped by the SVG builder.
+
+use askama::Template;
+use awrflash_model::Analysis;
+
+use crate::fmt;
+use crate::svg::{self, Marker, Series, StackedBar};
+use crate::view::{self, View};
+
+/// One histogram chart with its caption.
+pub struct HistChart {
+    pub event: String,
+    pub total_waits: String,
+    pub src: Option<view::SrcView>,
+    pub svg: String,
+}
+
+/// Charts of one page, as finished `<svg>` markup.
+#[derive(Default)]
+pub struct Charts {
+    pub breakdown: Option<String>,
+    pub histograms: Vec<HistChart>,
+    pub flash_curve: Option<String>,
+    pub pareto: Option<String>,
+    pub series: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "report.html", config = "../../askama.toml")]
+struct ReportPage<'a> {
+    v: &'a View,
+    c: &'a Charts,
+}
+
+struct IndexRow {
+    href: String,
+    db: String,
+    host: String,
+    release: String,
+    window: String,
+    summary: String,
+    gain: String,
+    bound: String,
+    critical: usize,
+    warning: usize,
+    info: usize,
+}
+
+#[derive(Template)]
+#[template(path = "index.html", config = "../../askama.toml")]
+struct IndexPage {
+    rows: Vec<IndexRow>,
+}
+
+pub fn render(a: &Analysis) -> String {
+    let v = view::build(a);
+    let c = charts(a, &v);
+    let page = ReportPage { v: &v, c: &c };
+    page.render().unwrap_or_else(|e| {
+        format!(
+            "<!doctype html><title>awrflash</title><p>report template error: {}</p>",
+            svg::esc(&e.to_string())
+        )
+    })
+}
+
+pub fn render_index(items: &[(&Analysis, String)]) -> String {
+    let mut rows: Vec<IndexRow> = items
+        .iter()
+        .map(|(a, href)| {
+            let v = view::build(a);
+            let window = v
+                .identity
+                .iter()
+                .find(|(k, _)| k == "Snapshot window")
+                .map(|(_, w)| w.clone())
+                .unwrap_or_default();
+            IndexRow {
+                href: safe_href(href),
+                db: v.db_label.clone(),
+                host: a.database.host.clone().unwrap_or_default(),
+                release: a.database.release.clone().unwrap_or_default(),
+                window,
+                summary: v.summary.clone(),
+                gain: v.gain.clone(),
+                bound: v.bound.clone(),
+                critical: v.counts.critical,
+                warning: v.counts.warning,
+                info: v.counts.info,
+            }
+        })
+        .collect();
+    rows.sort_by(|x, y| {
+        x.db.cmp(&y.db)
+            .then_with(|| x.host.cmp(&y.host))
+            .then_with(|| x.href.cmp(&y.href))
+    });
+    IndexPage { rows }.render().unwrap_or_else(|e| {
+        format!(
+            "<!doctype html><title>awrflash</title><p>index template error: {}</p>",
+            svg::esc(&e.to_string())
+        )
+    })
+}
+
+/// A relative link to a report: anything that could be read as a URL scheme
+/// (`javascript:`, `http:`) is made a relative path.
+fn safe_href(h: &str) -> String {
+    let scheme_like = h.split('/').next().is_some_and(|first| first.contains(':'));
+    if scheme_like || h.starts_with("//") {
+        format!("./{}", h.trim_start_matches('/'))
+    } else {
+        h.to_string()
+    }
+}
+
+fn charts(a: &Analysis, v: &View) -> Charts {
+    let mut c = Charts::default();
+
+    if !v.breakdown.is_empty() {
+        let mut bars = vec![StackedBar {
+            label: "Now",
+            parts: v
+                .breakdown
+                .iter()
+                .map(|r| (r.component, r.before_s))
+                .collect(),
+        }];
+        if v.breakdown_after_title.is_some() {
+            bars.push(StackedBar {
+                label: "After best option",
+                parts: v
+                    .breakdown
+                    .iter()
+                    .map(|r| (r.component, r.after_s.unwrap_or(0.0)))
+                    .collect(),
+            });
+        }
+        c.breakdown = Some(svg::stacked_bars(
+            &bars,
+            "DB time by component, now and after the best option",
+        ));
+    }
+
+    // Histograms come from the view (key events first), with their numbers.
+    for h in &v.histograms {
+        let vals: Vec<(String, f64)> = h.buckets.iter().map(|b| (b.label.clone(), b.pct)).collect();
+        c.histograms.push(HistChart {
+            event: h.event.clone(),
+            total_waits: h.total_waits.clone(),
+            src: h.src.clone(),
+            svg: svg::bars(&vals, "%", &format!("{}: % of waits by latency", h.event)),
+        });
+    }
+
+    if let Some(plan) = &a.flash_cache
+        && plan.curve.len() > 1
+    {
+        let xs: Vec<String> = plan
+            .curve
+            .iter()
+            .map(|p| fmt::ratio(p.multiple_of_buffer_cache))
+            .collect();
+        let marker_at = plan.size_gb.and_then(|s| {
+            plan.curve
+                .iter()
+                .enumerate()
+                .min_by(|x, y| (x.1.size_gb - s).abs().total_cmp(&(y.1.size_gb - s).abs()))
+                .map(|p| p.0)
+        });
+        let mark_text = plan
+            .size_gb
+            .map(|s| format!("recommended: {}", fmt::gb(s)))
+            .unwrap_or_default();
+        c.flash_curve = Some(svg::lines(
+            &xs,
+            &[
+                Series {
+                    name: "projected DB time",
+                    ys: plan.curve.iter().map(|p| p.db_time_s).collect(),
+                    right_axis: false,
+                    dashed: false,
+                    unit: "s",
+                },
+                Series {
+                    name: "SGA cost",
+                    ys: plan.curve.iter().map(|p| p.sga_cost_mb).collect(),
+                    right_axis: true,
+                    dashed: true,
+                    unit: "MB",
+                },
+            ],
+            "flash cache size (multiple of the buffer cache)",
+            marker_at.map(|at| Marker {
+                at,
+                text: &mark_text,
+            }),
+            "Projected DB time and SGA cost by flash cache size",
+        ));
+    }
+
+    let pareto_rows: Vec<&view::SegmentView> = v.segments.iter().take(25).collect();
+    if pareto_rows.iter().any(|s| s.reads_value > 0.0) {
+        let names: Vec<String> = pareto_rows.iter().map(|s| s.name.clone()).collect();
+        let vals: Vec<f64> = pareto_rows.iter().map(|s| s.reads_value).collect();
+        let cum: Vec<f64> = pareto_rows.iter().map(|s| s.cumulative_value).collect();
+        c.pareto = Some(svg::pareto(
+            &names,
+            &vals,
+            &cum,
+            "Segments by read requests with cumulative share",
+        ));
+    }
+
+    if a.series.len() > 1 {
+        let (xs, x_title) = short_labels(
+            &a.series
+                .iter()
+                .enumerate()
+                .map(|(i, p)| view::series_label(p, i))
+                .collect::<Vec<_>>(),
+        );
+        // `sum_peak`: the peak of the parts' sum (read + write); otherwise of the
+        // first part alone (DB CPU is part of DB time, not added to it).
+        let panel = |title: &str, parts: Vec<(&str, Vec<f64>)>, unit: &str, sum_peak: bool| {
+            let totals: Vec<f64> = (0..xs.len())
+                .map(|i| {
+                    let n = if sum_peak { parts.len() } else { 1 };
+                    parts.iter().take(n).filter_map(|p| p.1.get(i)).sum()
+                })
+                .collect();
+            let peak = totals
+                .iter()
+                .enumerate()
+                .max_by(|x, y| x.1.total_cmp(y.1).then(y.0.cmp(&x.0)))
+                .map(|p| (p.0, *p.1));
+            let text = peak
+                .map(|(i, v)| {
+                    format!(
+                        "peak {} {} at {}",
+                        fmt::num(v),
+                        unit,
+                        xs.get(i).map_or("", String::as_str)
+                    )
+                })
+                .unwrap_or_default();
+            let series: Vec<Series<'_>> = parts
+                .iter()
+                .map(|(name, ys)| Series {
+                    name,
+                    ys: ys.clone(),
+                    right_axis: false,
+                    dashed: false,
+                    unit,
+                })
+                .collect();
+            svg::lines(
+                &xs,
+                &series,
+                &x_title,
+                peak.map(|(at, _)| Marker { at, text: &text }),
+                title,
+            )
+        };
+        let s = &a.series;
+        c.series.push(panel(
+            "DB time per interval",
+            vec![
+                ("DB time", s.iter().map(|p| p.db_time_s).collect()),
+                ("DB CPU", s.iter().map(|p| p.db_cpu_s).collect()),
+            ],
+            "s",
+            false,
+        ));
+        c.series.push(panel(
+            "I/O requests per second",
+            vec![
+                ("read IOPS", s.iter().map(|p| p.read_iops).collect()),
+                ("write IOPS", s.iter().map(|p| p.write_iops).collect()),
+            ],
+            "IOPS",
+            true,
+        ));
+        c.series.push(panel(
+            "I/O throughput",
+            vec![
+                ("read MB/s", s.iter().map(|p| p.read_mb_s).collect()),
+                ("write MB/s", s.iter().map(|p| p.write_mb_s).collect()),
+            ],
+            "MB/s",
+            true,
+        ));
+        c.series.push(panel(
+            "Redo generated",
+            vec![("redo MB/s", s.iter().map(|p| p.redo_mb_s).collect())],
+            "MB/s",
+            true,
+        ));
+    }
+    c
+}
+
+/// Axis labels for report intervals: when every label is `<date> <time>` with
+/// the same date, the time alone (without `:00` seconds), and the date goes
+/// into the axis title.
+fn short_labels(labels: &[String]) -> (Vec<String>, String) {
+    let split: Vec<Option<(&str, &str)>> = labels.iter().map(|l| l.split_once(' ')).collect();
+    let first_day = split.first().copied().flatten().map(|p| p.0);
+    let same_day = first_day.is_some() && split.iter().all(|p| p.map(|x| x.0) == first_day);
+    match first_day {
+        Some(day) if same_day => (
+            split
+                .iter()
+                .flatten()
+                .map(|(_, t)| t.strip_suffix(":00").unwrap_or(t).to_string())
+                .collect(),
+            format!("report interval end, {day}"),
+        ),
+        _ => (labels.to_vec(), "report interval end".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hrefs_that_look_like_urls_become_relative() {
+        assert_eq!(safe_href("javascript:alert(1)"), "./javascript:alert(1)");
+        assert_eq!(safe_href("//evil/x.html"), "./evil/x.html");
+        assert_eq!(safe_href("PROD/report.html"), "PROD/report.html");
+    }
+
+    #[test]
+    fn interval_labels_drop_a_shared_date() {
+        let (xs, title) = short_labels(&["23-Nov-26 02:00:00".into(), "23-Nov-26 03:00:00".into()]);
+        assert_eq!(xs, vec!["02:00", "03:00"]);
+        assert_eq!(title, "report interval end, 23-Nov-26");
+        let (xs, _) = short_labels(&["23-Nov-26 23:00:00".into(), "24-Nov-26 00:00:00".into()]);
+        assert_eq!(xs[0], "23-Nov-26 23:00:00");
+    }
+}

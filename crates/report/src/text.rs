@@ -1,0 +1,591 @@
+//! Terminal text, at most 100 columns, with ANSI colours on request.
+//!
+//! Text from the inputs loses its control characters ([`clean`]), so a name
+//! holding an escape sequence cannot drive the terminal. Colour codes are
+//! added after padding, so they never count toward the width.
+
+use std::fmt::Write as _;
+
+use awrflash_model::{Analysis, Severity};
+
+use crate::tables::{self, Cell, Table};
+use crate::view::{self, SrcView, View};
+
+/// The page width.
+pub const WIDTH: usize = 100;
+const INDENT: &str = "  ";
+
+struct Style {
+    color: bool,
+}
+
+impl Style {
+    fn paint(&self, code: &str, s: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+
+    fn heading(&self, s: &str) -> String {
+        self.paint("1", &s.to_uppercase())
+    }
+
+    fn severity(&self, s: Severity) -> String {
+        let tag = format!("[{}]", s.as_str().to_uppercase());
+        match s {
+            Severity::Critical => self.paint("1;31", &tag),
+            Severity::Warning => self.paint("1;33", &tag),
+            Severity::Info => self.paint("1;36", &tag),
+        }
+    }
+}
+
+/// Input text without control characters (escape sequences, tabs, newlines).
+pub fn clean(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+fn width(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// Cuts `s` to `w` characters, marking the cut with `~`.
+fn fit(s: &str, w: usize) -> String {
+    if width(s) <= w {
+        return s.to_string();
+    }
+    if w == 0 {
+        return String::new();
+    }
+    let mut t: String = s.chars().take(w.saturating_sub(1)).collect();
+    t.push('~');
+    t
+}
+
+/// Word-wraps `s` to `w` columns; words longer than `w` are split.
+fn wrap(s: &str, w: usize) -> Vec<String> {
+    let w = w.max(10);
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    for word in s.split_whitespace() {
+        let mut word = word.to_string();
+        while width(&word) > w {
+            if !cur.is_empty() {
+                lines.push(std::mem::take(&mut cur));
+            }
+            let head: String = word.chars().take(w).collect();
+            word = word.chars().skip(w).collect();
+            lines.push(head);
+        }
+        if cur.is_empty() {
+            cur = word;
+        } else if width(&cur) + 1 + width(&word) <= w {
+            cur.push(' ');
+            cur.push_str(&word);
+        } else {
+            lines.push(std::mem::replace(&mut cur, word));
+        }
+    }
+    if !cur.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+/// Wraps SQL at spaces outside quoted literals, so that the wrapped text runs the same.
+fn wrap_sql(sql: &str, w: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    for line in sql.lines() {
+        let line = clean(line);
+        let mut cur = String::new();
+        let mut quoted = false;
+        let mut last_break: Option<usize> = None;
+        for c in line.chars() {
+            if c == '\'' {
+                quoted = !quoted;
+            }
+            if c == ' ' && !quoted {
+                last_break = Some(cur.len());
+            }
+            cur.push(c);
+            if width(&cur) > w
+                && let Some(b) = last_break
+            {
+                let rest = cur.split_off(b);
+                lines.push(cur);
+                cur = format!("    {}", rest.trim_start());
+                last_break = None;
+            }
+        }
+        lines.push(cur);
+    }
+    lines
+}
+
+/// A text table: widths from the content, the widest columns cut until it
+/// fits in `WIDTH - indent`.
+fn table(o: &mut String, indent: &str, t: &Table) {
+    let rows: Vec<Vec<String>> = t
+        .rows
+        .iter()
+        .map(|r| r.iter().map(cell).collect())
+        .collect();
+    let n = t.headers.len();
+    let mut w: Vec<usize> = t.headers.iter().map(|h| width(h)).collect();
+    for r in &rows {
+        for (i, c) in r.iter().enumerate().take(n) {
+            if let Some(x) = w.get_mut(i) {
+                *x = (*x).max(width(c));
+            }
+        }
+    }
+    let avail = WIDTH.saturating_sub(width(indent));
+    let total = |w: &[usize]| w.iter().sum::<usize>() + 2 * w.len().saturating_sub(1);
+    while total(&w) > avail {
+        let Some((i, max)) = w
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)))
+            .map(|(i, m)| (i, *m))
+        else {
+            break;
+        };
+        if max <= 4 {
+            break;
+        }
+        if let Some(x) = w.get_mut(i) {
+            *x -= 1;
+        }
+    }
+    let line = |cells: &[String]| -> String {
+        let mut s = String::from(indent);
+        for (i, width_i) in w.iter().enumerate() {
+            let c = fit(cells.get(i).map_or("", String::as_str), *width_i);
+            let pad = width_i.saturating_sub(width(&c));
+            if i > 0 {
+                s.push_str("  ");
+            }
+            if t.right.get(i).copied().unwrap_or(false) {
+                s.push_str(&" ".repeat(pad));
+                s.push_str(&c);
+            } else {
+                s.push_str(&c);
+                s.push_str(&" ".repeat(pad));
+            }
+        }
+        s.trim_end().to_string()
+    };
+    let hs: Vec<String> = t.headers.iter().map(|h| h.to_string()).collect();
+    let _ = writeln!(o, "{}", line(&hs));
+    let rule: Vec<String> = w.iter().map(|x| "-".repeat(*x)).collect();
+    let _ = writeln!(o, "{}", line(&rule));
+    for r in &rows {
+        let _ = writeln!(o, "{}", line(r));
+    }
+}
+
+/// A cell's text, cleaned, with its footnote number or a derived mark.
+fn cell(c: &Cell) -> String {
+    let text = clean(&c.text);
+    match (&c.src, &c.derived) {
+        (Some(s), _) => format!("{text} [{}]", s.n),
+        (None, Some(_)) => format!("{text} (derived)"),
+        (None, None) => text,
+    }
+}
+
+fn note(src: &Option<SrcView>) -> String {
+    src.as_ref()
+        .map_or(String::new(), |s| format!(" [{}]", s.n))
+}
+
+fn para(o: &mut String, indent: &str, s: &str) {
+    for l in wrap(&clean(s), WIDTH.saturating_sub(width(indent))) {
+        let _ = writeln!(o, "{indent}{l}");
+    }
+}
+
+/// `label: value` with the value wrapped under itself.
+fn field(o: &mut String, indent: &str, label: &str, lw: usize, val: &str) {
+    let lead = format!("{indent}{:<lw$}  ", clean(label));
+    let pad = " ".repeat(width(&lead));
+    for (i, l) in wrap(&clean(val), WIDTH.saturating_sub(width(&lead)))
+        .iter()
+        .enumerate()
+    {
+        let _ = writeln!(o, "{}{l}", if i == 0 { &lead } else { &pad });
+    }
+}
+
+/// The projection steps with short headers, so that the wait names keep their width.
+fn steps(s: &[view::StepView]) -> Table {
+    let mut t = tables::steps(s);
+    t.headers = vec!["Wait affected", "Waits", "Moved", "Now", "After", "Saved"];
+    t
+}
+
+fn section(o: &mut String, st: &Style, title: &str) {
+    let _ = writeln!(o, "\n{}", st.heading(title));
+}
+
+fn absent(o: &mut String, what: &str) {
+    let _ = writeln!(o, "{INDENT}{what}: not in the inputs.");
+}
+
+fn sql(o: &mut String, indent: &str, q: &str) {
+    for l in wrap_sql(q, WIDTH - width(indent)) {
+        let _ = writeln!(o, "{indent}{l}");
+    }
+}
+
+pub fn render(a: &Analysis, color: bool) -> String {
+    let st = Style { color };
+    let v = view::build(a);
+    let mut o = String::new();
+    head(&mut o, &st, &v);
+    options(&mut o, &st, &v);
+    findings(&mut o, &st, &v);
+    segments(&mut o, &st, &v);
+    exhibits(&mut o, &st, &v);
+    tail(&mut o, &st, &v);
+    o
+}
+
+fn head(o: &mut String, st: &Style, v: &View) {
+    let title = fit(&format!("awrflash report: {}", clean(&v.db_label)), WIDTH);
+    let _ = writeln!(o, "{}", st.paint("1", &title));
+    let _ = writeln!(o, "{}", "=".repeat(width(&title)));
+    section(o, st, "Verdict");
+    para(o, INDENT, &v.summary);
+    let _ = writeln!(o);
+    field(o, INDENT, "Expected gain", 13, &v.gain);
+    field(
+        o,
+        INDENT,
+        "Limited by",
+        13,
+        &format!("{} ({})", v.bound, v.bound_note),
+    );
+    if let Some(b) = &v.best_option {
+        field(o, INDENT, "Best option", 13, b);
+    }
+    // Already coloured and short: printed as is, not wrapped.
+    let _ = writeln!(
+        o,
+        "{INDENT}{:<13}  {} {}, {} {}, {} {}",
+        "Findings",
+        v.counts.critical,
+        st.severity(Severity::Critical),
+        v.counts.warning,
+        st.severity(Severity::Warning),
+        v.counts.info,
+        st.severity(Severity::Info)
+    );
+
+    section(o, st, "Database");
+    for (k, val) in &v.identity {
+        field(o, INDENT, k, 15, val);
+    }
+    if !v.inputs.is_empty() {
+        let _ = writeln!(o);
+        table(o, INDENT, &tables::inputs(v));
+    }
+}
+
+fn options(o: &mut String, st: &Style, v: &View) {
+    section(o, st, "Options, ranked by projected gain");
+    if v.options.is_empty() {
+        absent(o, "Projected options");
+    } else {
+        // #, Option, DB time now, DB time after, Gain, Bound; the best option
+        // marked by a `*` after its rank, to leave the title its width.
+        let mut t = tables::options(v).keep(&[0, 1, 4, 5, 6, 7]);
+        t.headers = vec!["#", "Option", "Now", "After", "Gain", "Bound"];
+        for (row, op) in t.rows.iter_mut().zip(&v.options) {
+            if op.best {
+                if let Some(c) = row.get_mut(0) {
+                    c.text.push('*');
+                }
+                if let Some(c) = row.get_mut(1) {
+                    c.text = op.title.clone();
+                }
+            }
+        }
+        table(o, INDENT, &t);
+        let _ = writeln!(o, "{INDENT}* best option");
+        for op in &v.options {
+            let mut extra = Vec::new();
+            if !op.device.is_empty() {
+                extra.push(format!("device {}", op.device));
+            }
+            if let Some(c) = &op.cap {
+                extra.push(format!("throughput cap {c}"));
+            }
+            if let Some(c) = &op.capacity {
+                extra.push(format!("flash capacity {c}"));
+            }
+            let _ = writeln!(o);
+            para(
+                o,
+                INDENT,
+                &format!("{}. {} ({})", op.rank, op.title, op.key),
+            );
+            if !extra.is_empty() {
+                para(o, "    ", &extra.join(", "));
+            }
+            for n in &op.notes {
+                para(o, "    ", n);
+            }
+            if !op.steps.is_empty() {
+                table(o, "    ", &steps(&op.steps));
+            }
+        }
+    }
+
+    section(o, st, "DB time, now and after the best option");
+    if v.breakdown.is_empty() {
+        absent(o, "DB time breakdown");
+    } else {
+        if let Some(t) = &v.breakdown_after_title {
+            para(o, INDENT, &format!("Best option: {t}"));
+        }
+        table(o, INDENT, &tables::breakdown(v));
+    }
+}
+
+fn findings(o: &mut String, st: &Style, v: &View) {
+    section(o, st, "Findings");
+    if v.findings.is_empty() {
+        let _ = writeln!(o, "{INDENT}No findings.");
+    }
+    for f in &v.findings {
+        let _ = writeln!(o);
+        let tag = st.severity(f.severity);
+        let tag_w = width(&format!("[{}]", f.severity.as_str())) + 1;
+        let head = format!("{} {}", f.id, f.title);
+        let lines = wrap(&clean(&head), WIDTH - width(INDENT) - tag_w);
+        for (i, l) in lines.iter().enumerate() {
+            if i == 0 {
+                let _ = writeln!(o, "{INDENT}{tag} {}", st.paint("1", l));
+            } else {
+                let _ = writeln!(o, "{INDENT}{}{l}", " ".repeat(tag_w));
+            }
+        }
+        let ind = "    ";
+        para(o, ind, &f.message);
+        if !f.evidence.is_empty() {
+            table(o, ind, &tables::evidence(&f.evidence, "Evidence"));
+        }
+        if let Some(p) = &f.projection {
+            let cap = p
+                .cap
+                .as_deref()
+                .map_or(String::new(), |c| format!("; throughput cap {c}"));
+            para(
+                o,
+                ind,
+                &format!(
+                    "Projected DB time: {} now, {} after ({} less); response time ratio {}{}; bound: {}.",
+                    p.before, p.after, p.gain, p.response_ratio, cap, p.bound
+                ),
+            );
+            if !p.steps.is_empty() {
+                table(o, ind, &steps(&p.steps));
+            }
+        }
+        if let Some(r) = &f.recommendation {
+            para(o, ind, &format!("Recommendation: {r}"));
+        }
+        for q in &f.sql {
+            sql(o, "      ", q);
+        }
+        if !f.citations.is_empty() {
+            para(o, ind, &format!("Based on: {}", f.citations.join("; ")));
+        }
+    }
+}
+
+fn segments(o: &mut String, st: &Style, v: &View) {
+    section(o, st, "Segments to move");
+    if v.segments.is_empty() {
+        absent(o, "Segment statistics");
+        return;
+    }
+    // #, Segment, Type, Read requests, % of reads, Cumulative, Size, Capacity used, Fits.
+    table(
+        o,
+        INDENT,
+        &tables::segments(v).keep(&[0, 1, 2, 4, 5, 6, 8, 9, 11]),
+    );
+    if let Some(n) = &v.segments_cumulative_note {
+        para(o, INDENT, &format!("Note: {n}."));
+    }
+    if !v.segment_sql.is_empty() {
+        let _ = writeln!(o, "\n{INDENT}SQL to move them:");
+        for q in &v.segment_sql {
+            sql(o, "    ", q);
+        }
+    }
+}
+
+fn exhibits(o: &mut String, st: &Style, v: &View) {
+    section(o, st, "Database Smart Flash Cache");
+    match &v.flash_cache {
+        None => absent(o, "Flash cache sizing"),
+        Some(fc) => {
+            para(
+                o,
+                INDENT,
+                &format!("{}. {}", view::flash_cache_line(fc), fc.reason),
+            );
+            if let Some(fit) = &fc.fit {
+                para(o, INDENT, &format!("Curve fit: {fit}"));
+            }
+            if !fc.points.is_empty() {
+                table(o, INDENT, &tables::curve(fc));
+            }
+            for q in &fc.sql {
+                sql(o, "    ", q);
+            }
+        }
+    }
+    if v.flash_stats.is_empty() {
+        absent(o, "Flash cache statistics");
+    } else {
+        table(
+            o,
+            INDENT,
+            &tables::evidence(&v.flash_stats, "Flash cache statistic"),
+        );
+    }
+
+    section(o, st, "Redo");
+    if v.redo.is_empty() {
+        absent(o, "Redo figures");
+    } else {
+        table(o, INDENT, &tables::evidence(&v.redo, "Figure"));
+    }
+
+    section(o, st, "Wait latency histograms");
+    if v.histograms.is_empty() {
+        absent(o, "Wait Event Histogram");
+    }
+    for h in &v.histograms {
+        para(
+            o,
+            INDENT,
+            &format!("{} ({} waits{})", h.event, h.total_waits, note(&h.src)),
+        );
+        para(o, "    ", &h.summary);
+    }
+
+    section(o, st, "Tablespace and file I/O");
+    if v.tablespaces.is_empty() {
+        absent(o, "Tablespace IO Stats");
+    } else {
+        // Tablespace, Reads, Reads/s, Avg read, Blocks/read, Writes, Writes/s, Buffer waits.
+        table(
+            o,
+            INDENT,
+            &tables::tablespaces(v).keep(&[0, 2, 3, 4, 5, 8, 9, 10]),
+        );
+    }
+
+    section(o, st, "Devices (iostat: mean / p95 / max)");
+    if v.devices.is_empty() {
+        absent(o, "iostat capture");
+    } else {
+        let mut t = tables::devices(v).keep(&[0, 1, 3, 4, 5, 6]);
+        t.headers = vec!["Device", "Role", "IOPS", "MB/s", "await ms", "%util"];
+        table(o, INDENT, &t);
+        for d in v.devices.iter().filter(|d| !d.callouts.is_empty()) {
+            para(
+                o,
+                INDENT,
+                &format!("{}: {}", d.device, d.callouts.join("; ")),
+            );
+        }
+    }
+
+    section(o, st, "Over time");
+    if v.series.len() < 2 {
+        let _ = writeln!(
+            o,
+            "{INDENT}Time series: not in the inputs (it needs two or more report intervals)."
+        );
+    } else {
+        // Interval end, DB time, Avg active sessions, IOPS, MB/s, Redo MB/s, File.
+        let mut t = tables::series(v).keep(&[0, 2, 3, 4, 5, 6, 7]);
+        t.headers = vec![
+            "Interval end",
+            "DB time",
+            "AAS",
+            "IOPS",
+            "MB/s",
+            "Redo MB/s",
+            "File",
+        ];
+        table(o, INDENT, &t);
+    }
+}
+
+fn tail(o: &mut String, st: &Style, v: &View) {
+    section(o, st, "Rules cited");
+    if v.rules.is_empty() {
+        let _ = writeln!(o, "{INDENT}No rule fired.");
+    }
+    for r in &v.rules {
+        para(o, INDENT, &format!("{} {}", r.id, view::rule_line(r)));
+    }
+    if !v.footnotes.is_empty() {
+        section(o, st, "Sources of the numbers");
+        for n in &v.footnotes {
+            field(o, INDENT, &format!("[{}]", n.n), 5, &n.text);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_drops_escape_sequences() {
+        assert_eq!(clean("a\x1b[2Jb\nc"), "a [2Jb c");
+    }
+
+    #[test]
+    fn wrap_keeps_lines_within_the_width() {
+        let long = "word ".repeat(60);
+        for l in wrap(&long, 40) {
+            assert!(width(&l) <= 40);
+        }
+        let giant = "x".repeat(95);
+        assert_eq!(wrap(&giant, 40).len(), 3);
+    }
+
+    #[test]
+    fn sql_wraps_outside_quotes_only() {
+        let q = "ALTER SYSTEM SET db_flash_cache_file='/a b c d e f g h i j k' SCOPE=SPFILE;";
+        let lines = wrap_sql(q, 30);
+        assert!(lines.iter().any(|l| l.contains("'/a b c d e f g h i j k'")));
+    }
+
+    #[test]
+    fn tables_fit_in_the_page() {
+        let mut o = String::new();
+        let t = Table {
+            headers: vec!["Name", "N"],
+            right: vec![false, true],
+            rows: vec![vec![Cell::from("x".repeat(150).as_str()), Cell::from("1")]],
+        };
+        table(&mut o, INDENT, &t);
+        for l in o.lines() {
+            assert!(width(l) <= WIDTH, "{l}");
+        }
+    }
+}
