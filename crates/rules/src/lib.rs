@@ -259,22 +259,25 @@ fn verdict(w: &Workload, plan: &projection::Plan, rules: &[catalogue::RuleFile])
         ),
         _ => String::new(),
     };
+    let range = if f0(lo) == f0(hi) {
+        format!("about {}%", f0(hi))
+    } else {
+        format!("{}-{}%", f0(lo), f0(hi))
+    };
     let summary = if hi < 5.0 {
         format!(
-            "Flash would change little: the best option ({}) cuts DB time per transaction by {}-{}% on {}.{}",
+            "Flash would change little: the best option ({}) cuts DB time per transaction by {} on {}.{}",
             best.title.to_lowercase(),
-            f0(lo),
-            f0(hi),
+            range,
             best.device,
             limit
         )
     } else {
         format!(
-            "{} on {} would cut DB time per transaction by {}-{}% (I/O waits are {}% of DB time).{}",
+            "{} on {} would cut DB time per transaction by {} (I/O waits are {}% of DB time).{}",
             best.title,
             best.device,
-            f0(lo),
-            f0(hi),
+            range,
             f1(io_share),
             limit
         )

@@ -270,10 +270,26 @@ pub fn plan(w: &Workload, dev: &DeviceProfile, ranked: Ranked, opts: &crate::Opt
     let (fc, fc_opts) = flash_cache(w, dev, &p);
     p.flash_cache = fc;
     p.options.extend(fc_opts);
-    // Rank: best mid gain first, then key.
-    p.options
-        .sort_by(|a, b| mid_gain(b).total_cmp(&mid_gain(a)).then(a.key.cmp(&b.key)));
+    // Rank: best mid gain first (to 0.1%), then the simpler change first.
+    p.options.sort_by(|a, b| {
+        let ga = (mid_gain(a) * 1000.0).round();
+        let gb = (mid_gain(b) * 1000.0).round();
+        gb.total_cmp(&ga)
+            .then(preference(&a.key).cmp(&preference(&b.key)))
+            .then(a.key.cmp(&b.key))
+    });
     p
+}
+
+/// Order among options of equal gain: the smaller change first.
+fn preference(key: &str) -> u8 {
+    match key {
+        "hot-segments" => 0,
+        "redo" => 1,
+        "temp" => 2,
+        "whole-db" => 3,
+        _ => 4,
+    }
 }
 
 /// Mid-range response-time gain (1 - ratio).

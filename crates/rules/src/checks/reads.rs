@@ -98,11 +98,17 @@ impl Check for SingleBlockReads {
 pub struct ReadsPerExecution {
     reads_per_exec_min: f64,
     pct_total_min: f64,
+    read_share_pct_min: f64,
 }
 
 impl Check for ReadsPerExecution {
     fn check(&self, ctx: &Ctx) -> Vec<Hit> {
         let w = ctx.w;
+        let mut reads: Vec<&str> = SINGLE_BLOCK.to_vec();
+        reads.extend(MULTIBLOCK);
+        if w.share_pct(&reads) < self.read_share_pct_min {
+            return Vec::new();
+        }
         let Some(rows) = ["unoptimized_reads", "physical_reads"]
             .iter()
             .find_map(|k| w.report.sql.get(*k).filter(|r| !r.is_empty()))
