@@ -119,12 +119,15 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
             }
         }
     }
-    let all: Vec<Workload> = if reports.is_empty() {
+    let mut all: Vec<Workload> = if reports.is_empty() {
         vec![Workload::new(&empty)]
     } else {
         reports.iter().map(|r| Workload::new(r)).collect()
     };
     let primary = peak_index(&all);
+    if let Some(w) = all.get_mut(primary) {
+        fill_from_iostat(w, &iostat);
+    }
     let Some(w) = all.get(primary) else {
         return Err(RulesError::Config("no workload".into()));
     };
@@ -179,6 +182,49 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         exhibits: exhibits(w, &plan, &iostat),
     };
     Ok(analysis)
+}
+
+/// Host CPU and channel MB/s from iostat captures where the report has
+/// none (a Statspack report has no IO Profile; some reports lack Host CPU).
+fn fill_from_iostat(w: &mut Workload, iostat: &[&IostatCapture]) {
+    for c in iostat {
+        let path = c.source.path.clone();
+        let at = |r: &awrflash_model::SourceRef| EvidenceSrc {
+            path: path.clone(),
+            section: r.section.clone(),
+            line: r.line,
+        };
+        if w.host_busy_pct.is_none() {
+            let live: Vec<_> = c
+                .cpu
+                .iter()
+                .filter(|s| !s.since_boot)
+                .filter_map(|s| s.idle_pct.map(|i| (100.0 - i, &s.src)))
+                .collect();
+            if let Some((_, src)) = live.first() {
+                let mean = live.iter().map(|x| x.0).sum::<f64>() / live.len() as f64;
+                w.host_busy_pct = Some(Num {
+                    value: mean.clamp(0.0, 100.0),
+                    src: Some(at(src)),
+                    derived: Some("iostat avg-cpu: mean of 100 - %idle over the intervals".into()),
+                });
+            }
+        }
+        if w.io_mb_s.is_none() && c.channel.mb_s_mean > 0.0 {
+            let first = c
+                .samples
+                .iter()
+                .find(|s| c.channel.devices.contains(&s.device) && !s.since_boot);
+            w.io_mb_s = Some(Num {
+                value: c.channel.mb_s_mean,
+                src: first.map(|s| at(&s.src)),
+                derived: Some(format!(
+                    "iostat: mean MB/s summed over {} devices (volumes and partitions left out)",
+                    c.channel.devices.len()
+                )),
+            });
+        }
+    }
 }
 
 /// The report interval with the highest load (DB time per second); the
