@@ -165,6 +165,9 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
             Err(why) => {
                 fc.recommended = false;
                 fc.reason = format!("not recommended: {why}");
+                // The curve keeps every size tried; no size is put forward.
+                fc.size_gb = None;
+                fc.sga_cost_mb = None;
             }
         }
     }

@@ -39,7 +39,9 @@ pub fn round(v: f64) -> f64 {
     } else {
         100_000.0
     };
-    (v * scale).round() / scale
+    let r = (v * scale).round() / scale;
+    // No negative zero in the output.
+    if r == 0.0 { 0.0 } else { r }
 }
 
 /// A wait event with its numbers filled in where the report left them out.
