@@ -331,6 +331,27 @@ fn verdict(w: &Workload, plan: &projection::Plan, rules: &[catalogue::RuleFile])
             limit
         )
     };
+    // The smaller change, when it is not the best one.
+    let mut summary = summary;
+    if best.key != "hot-segments"
+        && let Some(h) = plan.options.iter().find(|o| o.key == "hot-segments")
+    {
+        let hg = projection::mid_gain(h) * 100.0;
+        if hg >= 5.0 {
+            summary.push_str(&format!(
+                " Moving only the {} hottest segments{} gives about {}%.",
+                plan.ranked
+                    .list
+                    .iter()
+                    .filter(|s| s.fits_budget != Some(false))
+                    .count(),
+                h.capacity_gb
+                    .map(|c| format!(" ({} GB)", f1(c)))
+                    .unwrap_or_default(),
+                f0(hg)
+            ));
+        }
+    }
     Verdict {
         summary,
         gain_pct_low: lo.max(0.0),

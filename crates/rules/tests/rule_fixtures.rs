@@ -171,3 +171,75 @@ fn iostat_supplies_host_cpu_and_channel_when_the_report_has_neither() {
         .expect("channel from iostat");
     assert!((ch.evidence[0].value - 41.0).abs() < 1e-9);
 }
+
+#[test]
+fn base_interval_gets_a_verdict_ranked_options_segments_and_a_flash_cache_plan() {
+    let fx = common::load(&common::fixtures().join("rules/AF070/fires.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    let mut s = format!(
+        "verdict [{}] {:?} {}-{}%: {}\n",
+        a.verdict.bound,
+        a.verdict.best_option,
+        a.verdict.gain_pct_low,
+        a.verdict.gain_pct_high,
+        a.verdict.summary
+    );
+    for o in &a.options {
+        let p = &o.projection;
+        s.push_str(&format!(
+            "option {} on {}: {} s -> {}..{} s (ratio {}..{}, bound {}, cap {:?}, capacity {:?} GB)\n",
+            o.key,
+            o.device,
+            p.db_time_before_s,
+            p.db_time_after_low_s,
+            p.db_time_after_high_s,
+            p.response_ratio_low,
+            p.response_ratio_high,
+            p.bound,
+            p.throughput_cap,
+            o.capacity_gb
+        ));
+    }
+    for g in &a.segments_to_move {
+        s.push_str(&format!(
+            "segment {} {}.{} {} reads {:?} cum {:?}%: {}\n",
+            g.rank,
+            g.owner,
+            g.object,
+            g.object_type,
+            g.read_requests,
+            g.cumulative_pct,
+            g.sql.as_deref().unwrap_or("")
+        ));
+    }
+    let fc = a.flash_cache.as_ref().expect("flash cache plan");
+    s.push_str(&format!(
+        "flash cache: recommended {} size {:?} GB sga {:?} MB: {}\n  fit: {}\n",
+        fc.recommended,
+        fc.size_gb,
+        fc.sga_cost_mb,
+        fc.reason,
+        fc.fit.as_deref().unwrap_or("")
+    ));
+    for p in &fc.curve {
+        s.push_str(&format!(
+            "  {}x = {} GB: est reads {}, DB time {} s, SGA {} MB\n",
+            p.multiple_of_buffer_cache, p.size_gb, p.est_phys_reads, p.db_time_s, p.sga_cost_mb
+        ));
+    }
+    for q in &fc.sql {
+        s.push_str(&format!("  {q}\n"));
+    }
+    s.push_str(&format!("breakdown: {:?}\n", a.exhibits.breakdown));
+    insta::assert_snapshot!("base_analysis", s);
+    // The options are ranked by gain and the flash cache SGA grows with size.
+    assert!(
+        fc.curve
+            .windows(2)
+            .all(|w| w[0].sga_cost_mb < w[1].sga_cost_mb)
+    );
+    assert_eq!(
+        a.verdict.best_option.as_deref(),
+        a.options.first().map(|o| o.key.as_str())
+    );
+}

@@ -45,10 +45,10 @@ impl Check for SingleBlockReads {
             .service_ms(IoKind::Read, w.block_size / 1024.0, 1.0);
         let opt = option(ctx, &["hot-segments", "whole-db"]);
         let mut h = Hit::new(format!(
-            "Single-block reads take {}% of DB time at {} ms on average: disk-like latency on small random reads, the strongest case for flash ({} reads at {} ms on {} at low load).",
+            "Single-block reads take {}% of DB time ({} reads at {} ms on average): disk-like latency on small random reads, the strongest case for flash, where such a read takes about {} ms ({} at low load).",
             f1(share),
-            f2(avg),
             f0(waits),
+            f2(avg),
             f2(flash_ms),
             ctx.flash.name
         ));
