@@ -73,6 +73,8 @@ pub enum Format {
     SarLinux,
     Sysstat,
     SegmentSizes,
+    SarSolaris,
+    SarHpux,
 }
 
 impl Format {
@@ -86,6 +88,8 @@ impl Format {
             Format::SarLinux => "sar-linux",
             Format::Sysstat => "sysstat",
             Format::SegmentSizes => "segment-sizes",
+            Format::SarSolaris => "sar-solaris",
+            Format::SarHpux => "sar-hpux",
         }
     }
 }

@@ -122,6 +122,10 @@ pub struct TopEvent {
 pub struct WaitEvents {
     pub foreground: Vec<WaitEvent>,
     pub background: Vec<WaitEvent>,
+    /// Events of all sessions, where the report prints such a table:
+    /// Statspack 10g+ "Wait Events (fg and bg)", and the "Wait Events" table
+    /// of Statspack 8i/9i and AWR 10g, which had no foreground split.
+    pub all: Vec<WaitEvent>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -157,11 +161,16 @@ pub struct WaitClassRow {
 pub struct HistogramRow {
     pub event: String,
     pub total_waits: Option<f64>,
+    /// Waits inside the range of a detail table (11.2+ `Wait Event Histogram
+    /// Detail (64 msec to 2 sec)`, 12.2+ `(up to 32 ms)`), which prints no total.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range_waits: Option<f64>,
     pub buckets: Vec<HistogramBucket>,
     pub src: SourceRef,
 }
 
 /// Percentage of waits that took at most `le_ms` (and more than the previous bucket).
+/// The open-ended last bucket (`>1s`, `>=32ms`) has `le_ms` = `f64::MAX`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct HistogramBucket {

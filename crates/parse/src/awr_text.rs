@@ -1,13 +1,54 @@
-//! Placeholder: replaced by the real parser.
+//! AWR text reports (`awrrpt_*.txt`/`.lst`), 10g-23ai, 80 and 132 columns.
+//!
+//! Input: the decoded text. Output: a [`DbReport`] with `source.format =
+//! "awr-text"`, filled by the shared text-table machinery in
+//! [`crate::textreport`]. Only a report without its header table is an
+//! error; anything else unreadable is a warning.
 
-use awrflash_model::DbReport;
+use awrflash_model::{DbReport, Format, ReportKind, Source};
 
 use crate::ParseError;
+use crate::textreport::{Ctx, Doc, sections};
 
-pub fn parse(path: &str, _text: &str) -> Result<DbReport, ParseError> {
-    Err(ParseError::Unsupported {
+pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
+    let (lines, doc) = Doc::new(text);
+    let mut ctx = Ctx::default();
+    let mut r = DbReport::default();
+    let title = lines
+        .iter()
+        .find(|l| l.text.contains("WORKLOAD REPOSITORY"))
+        .map(|l| l.text.to_ascii_uppercase())
+        .unwrap_or_default();
+    let kind = if title.contains("PDB") {
+        ReportKind::Pdb
+    } else if title.contains("RAC") {
+        ReportKind::RacGlobal
+    } else {
+        ReportKind::Instance
+    };
+    r.source = Source {
         path: path.to_string(),
-        what: "this format".into(),
-        reason: "not implemented yet".into(),
-    })
+        format: Format::AwrText,
+        kind: Some(kind),
+    };
+    r.header = sections::header(&lines, &mut ctx);
+    sections::require_header(path, &lines, &mut r.header)?;
+    if kind == ReportKind::RacGlobal {
+        ctx.warnings.push(awrflash_model::Warning::new(
+            "header",
+            1,
+            "RAC global text report: only the sections shared with instance reports are read",
+        ));
+    }
+    sections::fill(&doc, &mut ctx, &mut r);
+    if !lines.iter().any(|l| l.text.trim() == "End of Report") {
+        let line = lines.last().map_or(1, |l| l.no);
+        ctx.warnings.push(awrflash_model::Warning::new(
+            "",
+            line,
+            "no \"End of Report\" line: the report may be cut short",
+        ));
+    }
+    r.warnings = ctx.warnings;
+    Ok(r)
 }

@@ -11,27 +11,55 @@ pub mod awr_text;
 pub mod decode;
 pub mod error;
 pub mod iostat;
+pub mod limits;
 pub mod num;
+pub mod sar;
 pub mod segsizes;
 pub mod sniff;
+mod stamp;
 pub mod statspack;
 pub mod sysstat;
+pub mod textreport;
 
 pub use error::ParseError;
+pub use limits::Limits;
 pub use sniff::Sniffed;
+
+use std::borrow::Cow;
 
 use awrflash_model::Document;
 
-/// Parses one input whose format is detected from its content.
+/// Parses one input whose format is detected from its content, within the
+/// default [`Limits`].
 pub fn parse_bytes(path: &str, bytes: &[u8]) -> Result<Document, ParseError> {
+    parse_bytes_with(path, bytes, &Limits::default())
+}
+
+/// [`parse_bytes`] with explicit limits: an input above the size limit is an
+/// error; over-long lines of line-oriented formats are cut with a warning
+/// (see [`limits`]).
+pub fn parse_bytes_with(path: &str, bytes: &[u8], limits: &Limits) -> Result<Document, ParseError> {
+    limits.check_len(path, u64::try_from(bytes.len()).unwrap_or(u64::MAX))?;
     let text = decode::decode(bytes);
-    match sniff::sniff(&text) {
+    let sniffed = sniff::sniff(&text);
+    let (text, cut) = match sniffed {
+        // HTML may legitimately be one long line; refusals read no further.
+        Sniffed::AwrHtml | Sniffed::Unknown { .. } | Sniffed::Unsupported { .. } => {
+            (text, Vec::new())
+        }
+        _ => limits::cap_lines(text, limits.max_line_bytes),
+    };
+    dispatch(path, text, sniffed).map(|doc| limits::finish(doc, cut, limits))
+}
+
+/// Hands decoded text to the parser of its sniffed format.
+fn dispatch(path: &str, text: Cow<'_, str>, sniffed: Sniffed) -> Result<Document, ParseError> {
+    match sniffed {
         Sniffed::AwrHtml => awr_html::parse(path, &text).map(|r| Document::Report(Box::new(r))),
         Sniffed::AwrText => awr_text::parse(path, &text).map(|r| Document::Report(Box::new(r))),
         Sniffed::Statspack => statspack::parse(path, &text).map(|r| Document::Report(Box::new(r))),
-        Sniffed::Iostat | Sniffed::Sar => {
-            iostat::parse(path, &text).map(|c| Document::Iostat(Box::new(c)))
-        }
+        Sniffed::Iostat => iostat::parse(path, &text).map(|c| Document::Iostat(Box::new(c))),
+        Sniffed::Sar => sar::parse(path, &text).map(|c| Document::Iostat(Box::new(c))),
         Sniffed::Sysstat => sysstat::parse(path, &text).map(|s| Document::Sysstat(Box::new(s))),
         Sniffed::SegmentSizes => {
             segsizes::parse(path, &text).map(|s| Document::SegmentSizes(Box::new(s)))

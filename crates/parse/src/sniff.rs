@@ -81,8 +81,9 @@ pub fn sniff(text: &str) -> Sniffed {
         return Sniffed::Iostat;
     }
     let has_device_header = head.lines().take(400).any(|l| {
-        let t = l.trim_start();
-        (t.starts_with("Device") || t.starts_with("device"))
+        let t = l.trim();
+        // `iostat --pretty` and Solaris `-xn` print the device name last.
+        (t.starts_with("Device") || t.starts_with("device") || t.ends_with(" Device"))
             && (t.contains("r/s") || t.contains("tps") || t.contains("rkB/s"))
     });
     if has_device_header {
@@ -97,7 +98,16 @@ pub fn sniff(text: &str) -> Sniffed {
         .lines()
         .take(400)
         .any(|l| l.contains("%busy") && l.contains("avque")));
-    if sar_like || text.contains("DEV       tps") {
+    // `sar -A` may put its device section past the first 400 lines.
+    let sar_dev = || {
+        text.lines().any(|l| {
+            let mut f = l.split_whitespace();
+            f.next().is_some_and(is_clock)
+                && l.split_whitespace().any(|w| w == "DEV")
+                && l.split_whitespace().any(|w| w == "tps")
+        })
+    };
+    if sar_like || text.contains("DEV       tps") || sar_dev() {
         return Sniffed::Sar;
     }
     if looks_like_segment_csv(&lower) {
@@ -127,7 +137,9 @@ fn is_clock(s: &str) -> bool {
 
 fn looks_like_segment_csv(lower: &str) -> bool {
     let first = lower.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    first.contains("segment_name") && first.contains("bytes") && first.contains("owner")
+    first.contains("segment_name")
+        && first.contains("owner")
+        && (first.contains("bytes") || first.contains("mb") || first.contains("gb"))
 }
 
 fn looks_like_sysstat(lower: &str) -> bool {
@@ -136,11 +148,26 @@ fn looks_like_sysstat(lower: &str) -> bool {
     if csv_header.starts_with("name,value") || csv_header.starts_with("statistic,value") {
         return true;
     }
+    // `snap_time,name,value` and other column orders.
+    let fields: Vec<&str> = csv_header.split([',', ';', '\t']).collect();
+    if fields.len() >= 2
+        && fields
+            .iter()
+            .any(|f| matches!(*f, "name" | "stat_name" | "statistic"))
+        && fields.iter().any(|f| matches!(*f, "value" | "delta"))
+    {
+        return true;
+    }
     // SQL*Plus spool of `select name, value from v$sysstat`: a NAME/VALUE
     // header, and statistic names awrflash knows.
     let header = lower.lines().take(200).any(|l| {
         let mut w = l.split_whitespace();
         matches!(w.next(), Some("name")) && matches!(w.next(), Some("value"))
+    }) || lower.lines().take(200).any(|l| {
+        // `STATISTIC# NAME CLASS VALUE` and other column lists, `colsep` too.
+        let l = l.replace(['|', ','], " ");
+        let w: Vec<&str> = l.split_whitespace().collect();
+        w.len() <= 8 && w.contains(&"name") && (w.contains(&"value") || w.contains(&"delta"))
     });
     header
         && (lower.contains("physical read")

@@ -1,13 +1,62 @@
-//! Placeholder: replaced by the real parser.
+//! Statspack reports (`spreport` output), 8i/9i-19c, levels 5 and 7.
+//!
+//! Input: the decoded text. Output: a [`DbReport`] with `source.format =
+//! "statspack"`. Statspack prints the AWR essentials under its own titles
+//! (Top 5 Timed Events, Wait Events, Background Wait Events, Instance
+//! Activity Stats, Tablespace/File IO Stats, Buffer Pool Advisory, Segments
+//! by ... at level 7+, init.ora Parameters); the shared text machinery in
+//! [`crate::textreport`] maps them into the same fields as AWR.
 
-use awrflash_model::DbReport;
+use awrflash_model::{DbReport, Format, ReportKind, Source, Warning};
 
 use crate::ParseError;
+use crate::textreport::{Ctx, Doc, sections};
 
-pub fn parse(path: &str, _text: &str) -> Result<DbReport, ParseError> {
-    Err(ParseError::Unsupported {
-        path: path.to_string(),
-        what: "this format".into(),
-        reason: "not implemented yet".into(),
-    })
+pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
+    let (lines, doc) = Doc::new(text);
+    let mut ctx = Ctx::default();
+    let mut r = DbReport {
+        source: Source {
+            path: path.to_string(),
+            format: Format::Statspack,
+            kind: Some(ReportKind::Instance),
+        },
+        ..DbReport::default()
+    };
+    let start = lines
+        .iter()
+        .position(|l| l.text.contains("STATSPACK report for"))
+        .unwrap_or(0);
+    // spreport prints errors of its own before the title; 9.2 begins with
+    // "ERROR: Snapshots chosen span an instance shutdown: RESULTS ARE INVALID".
+    for l in lines.get(..start).unwrap_or(&[]) {
+        let t = l.text.trim();
+        if t.starts_with("ERROR") {
+            ctx.warnings.push(Warning::new(
+                "header",
+                l.no,
+                format!("the report says: {t}"),
+            ));
+        }
+    }
+    r.header = sections::header(lines.get(start..).unwrap_or(&[]), &mut ctx);
+    sections::require_header(path, &lines, &mut r.header)?;
+    // SQL*Plus errors inside the report (a failed PL/SQL block in spreport)
+    // leave the snapshot times and per-second figures out.
+    if let Some(l) = lines
+        .iter()
+        .find(|l| l.text.starts_with("ORA-") || l.text.starts_with("PLS-"))
+    {
+        ctx.warnings.push(Warning::new(
+            "header",
+            l.no,
+            format!(
+                "the report contains SQL*Plus errors ({}); snapshot times, elapsed time and per-second values may be missing",
+                l.text.split(':').next().unwrap_or("ORA-").trim()
+            ),
+        ));
+    }
+    sections::fill(&doc, &mut ctx, &mut r);
+    r.warnings = ctx.warnings;
+    Ok(r)
 }

@@ -1,0 +1,388 @@
+//! `cargo bench -p awrflash-bench`: awrflash's speed over the shared corpus.
+//!
+//! 1. Raw quick-xml scan vs `parse_bytes` for every AWR HTML file (one core).
+//! 2. `parse_bytes` per detected format (one core).
+//! 3. End to end on the whole corpus: parse, `analyze`, render HTML
+//!    (library, one core) and the `awrflash` CLI over the corpus folder.
+//! 4. The CLI over batches of 100 / 1,000 / 5,000 reports made by copying
+//!    corpus reports with distinct snapshot ids: wall time and peak RSS.
+//!
+//! Sections can be picked by name: `cargo bench -p awrflash-bench -- scan
+//! formats e2e batch`. Environment: `AWRFLASH_BENCH_BATCHES=100,1000` (batch
+//! sizes), `AWRFLASH_BENCH_CMD="analyze {dir} -o {out}"` (the CLI words;
+//! default: `analyze` when the CLI has it, else `parse`), `AWRFLASH_BENCH_KEEP=1`
+//! (keep the batch folders under `target/bench-batch`).
+//!
+//! The CLI runs in a child process of this same executable (with
+//! `AWRFLASH_BENCH_CHILD` set it is `awrflash`), so the bench needs no
+//! separate release build of the binary and reads the child's own peak RSS.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use awrflash_bench::{
+    best_of, corpus_dir, corpus_files, cpu_model, mb_per_s, peak_rss_kb, raw_scan, with_snap_ids,
+    workspace_root,
+};
+use awrflash_model::Document;
+
+const CHILD: &str = "AWRFLASH_BENCH_CHILD";
+const RSS_TAG: &str = "awrflash-bench: peak RSS kB ";
+
+fn main() -> ExitCode {
+    if std::env::var_os(CHILD).is_some() {
+        let code = awrflash_cli::main();
+        if let Some(kb) = peak_rss_kb() {
+            eprintln!("{RSS_TAG}{kb}");
+        }
+        return code;
+    }
+    let picked: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let want = |s: &str| picked.is_empty() || picked.iter().any(|p| p == s);
+    let Some(dir) = corpus_dir() else {
+        println!("skipped: ../shared/corpus is absent beside the workspace");
+        return ExitCode::SUCCESS;
+    };
+    let files: Vec<(String, Vec<u8>)> = corpus_files(&dir)
+        .into_iter()
+        .filter_map(|p| {
+            let name = p.strip_prefix(&dir).ok()?.display().to_string();
+            Some((name, std::fs::read(&p).ok()?))
+        })
+        .collect();
+    let total: usize = files.iter().map(|(_, b)| b.len()).sum();
+    println!(
+        "awrflash bench: {} | {} cores | corpus {} files, {:.1} MB | profile {}",
+        cpu_model(),
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        files.len(),
+        total as f64 / 1e6,
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
+    );
+    if want("scan") {
+        scan_vs_parse(&files);
+    }
+    if want("formats") {
+        per_format(&files);
+    }
+    if want("e2e") {
+        end_to_end(&files, &dir);
+    }
+    if want("batch") {
+        batches(&dir);
+    }
+    ExitCode::SUCCESS
+}
+
+fn short(name: &str) -> String {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    base.chars().take(44).collect()
+}
+
+/// Section 1: how close the HTML parser gets to the tokenizer alone.
+fn scan_vs_parse(files: &[(String, Vec<u8>)]) {
+    println!("\n## 1. AWR HTML: raw quick-xml scan vs parse_bytes (one core, best run)");
+    println!(
+        "{:<44} {:>7} {:>10} {:>10} {:>6}  result",
+        "file", "MB", "scan MB/s", "parse MB/s", "ratio"
+    );
+    let (mut bytes, mut t_scan, mut t_parse) = (0u64, Duration::ZERO, Duration::ZERO);
+    for (name, data) in files.iter().filter(|(n, _)| n.starts_with("awr-html/")) {
+        let mut scan = None;
+        let ts = best_of(Duration::from_millis(200), 3, || {
+            let text = awrflash_parse::decode::decode(data);
+            scan = Some(raw_scan(&text));
+        });
+        let mut result = String::new();
+        let tp = best_of(Duration::from_millis(200), 3, || {
+            result = describe(&awrflash_parse::parse_bytes(name, data));
+        });
+        if let Some(at) = scan.and_then(|s| s.stopped_at) {
+            result.push_str(&format!(" (scan stopped at byte {at})"));
+        }
+        let n = data.len() as u64;
+        bytes += n;
+        t_scan += ts;
+        t_parse += tp;
+        println!(
+            "{:<44} {:>7.2} {:>10.0} {:>10.0} {:>5.0}%  {}",
+            short(name),
+            n as f64 / 1e6,
+            mb_per_s(n, ts),
+            mb_per_s(n, tp),
+            100.0 * ts.as_secs_f64() / tp.as_secs_f64(),
+            result
+        );
+    }
+    println!(
+        "{:<44} {:>7.2} {:>10.0} {:>10.0} {:>5.0}%  (target: parse >= 50% of scan)",
+        "ALL AWR HTML",
+        bytes as f64 / 1e6,
+        mb_per_s(bytes, t_scan),
+        mb_per_s(bytes, t_parse),
+        100.0 * t_scan.as_secs_f64() / t_parse.as_secs_f64()
+    );
+}
+
+fn describe(r: &Result<Document, awrflash_parse::ParseError>) -> String {
+    match r {
+        Ok(d) => format!(
+            "{} ({} warnings)",
+            d.source().format.as_str(),
+            d.warnings().len()
+        ),
+        Err(e) => {
+            let msg = e.to_string();
+            let why = msg.split_once(": ").map_or(msg.as_str(), |(_, w)| w);
+            format!("error: {}", why.chars().take(60).collect::<String>())
+        }
+    }
+}
+
+/// Section 2: parse_bytes grouped by the format it detected.
+fn per_format(files: &[(String, Vec<u8>)]) {
+    println!("\n## 2. parse_bytes per detected format (one core, best run)");
+    let mut groups: BTreeMap<String, Vec<&(String, Vec<u8>)>> = BTreeMap::new();
+    for f in files {
+        let key = match awrflash_parse::parse_bytes(&f.0, &f.1) {
+            Ok(d) => d.source().format.as_str().to_string(),
+            Err(_) => "(refused)".to_string(),
+        };
+        groups.entry(key).or_default().push(f);
+    }
+    println!("{:<16} {:>6} {:>8} {:>10}", "format", "files", "MB", "MB/s");
+    for (format, group) in &groups {
+        let n: u64 = group.iter().map(|(_, b)| b.len() as u64).sum();
+        let t = best_of(Duration::from_millis(300), 3, || {
+            for (name, data) in group {
+                std::hint::black_box(awrflash_parse::parse_bytes(name, data).is_ok());
+            }
+        });
+        println!(
+            "{:<16} {:>6} {:>8.2} {:>10.0}",
+            format,
+            group.len(),
+            n as f64 / 1e6,
+            mb_per_s(n, t)
+        );
+    }
+}
+
+/// Section 3: the whole corpus through parse, analyze and the HTML report.
+fn end_to_end(files: &[(String, Vec<u8>)], dir: &Path) {
+    println!("\n## 3. End to end on the whole corpus");
+    let n: u64 = files.iter().map(|(_, b)| b.len() as u64).sum();
+    let mut summary = String::new();
+    let t = best_of(Duration::from_secs(1), 2, || {
+        let docs: Vec<Document> = files
+            .iter()
+            .filter_map(|(name, data)| awrflash_parse::parse_bytes(name, data).ok())
+            .collect();
+        let opts = awrflash_rules::Options::default();
+        summary = match awrflash_rules::analyze(&docs, &opts) {
+            Ok(a) => format!(
+                "{} documents, report rendered: {} bytes of HTML, {} of JSON",
+                docs.len(),
+                std::hint::black_box(awrflash_report::html(&a)).len(),
+                std::hint::black_box(awrflash_report::json(&a)).len()
+            ),
+            Err(e) => format!("{} documents, analyze failed: {e}", docs.len()),
+        };
+    });
+    println!(
+        "library (parse_bytes + rules::analyze + report html/json, one core): {:.3} s, {:.0} MB/s; {summary}",
+        t.as_secs_f64(),
+        mb_per_s(n, t)
+    );
+    let words = cli_words();
+    match run_cli(&words, dir, &scratch("e2e-out")) {
+        Some(run) => println!(
+            "CLI `awrflash {}` over the corpus folder (all cores): {:.3} s, {:.0} MB/s, peak RSS {:.0} MB, exit {}",
+            words.join(" "),
+            run.wall.as_secs_f64(),
+            mb_per_s(n, run.wall),
+            run.rss_kb as f64 / 1024.0,
+            run.code
+        ),
+        None => println!("CLI run failed to start"),
+    }
+}
+
+/// The CLI words to benchmark: `{dir}` is the input folder, `{out}` an
+/// output folder.
+fn cli_words() -> Vec<String> {
+    if let Ok(cmd) = std::env::var("AWRFLASH_BENCH_CMD") {
+        return cmd.split_whitespace().map(str::to_string).collect();
+    }
+    let has_analyze = Command::new(exe())
+        .env(CHILD, "1")
+        .args(["analyze", "--help"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if has_analyze {
+        vec![
+            "analyze".into(),
+            "{dir}".into(),
+            "-o".into(),
+            "{out}".into(),
+        ]
+    } else {
+        vec!["parse".into(), "{dir}".into()]
+    }
+}
+
+fn exe() -> PathBuf {
+    std::env::current_exe().unwrap_or_else(|_| PathBuf::from("awrflash-bench"))
+}
+
+struct CliRun {
+    wall: Duration,
+    rss_kb: u64,
+    code: i32,
+    errors: usize,
+}
+
+fn run_cli(words: &[String], dir: &Path, out: &Path) -> Option<CliRun> {
+    let _ = std::fs::remove_dir_all(out);
+    let args: Vec<String> = words
+        .iter()
+        .map(|w| {
+            w.replace("{dir}", &dir.display().to_string())
+                .replace("{out}", &out.display().to_string())
+        })
+        .collect();
+    let start = Instant::now();
+    let output = Command::new(exe())
+        .env(CHILD, "1")
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .ok()?;
+    let wall = start.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let rss_kb = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix(RSS_TAG))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    let errors = stderr.lines().filter(|l| !l.starts_with(RSS_TAG)).count();
+    Some(CliRun {
+        wall,
+        rss_kb,
+        code: output.status.code().unwrap_or(-1),
+        errors,
+    })
+}
+
+fn scratch(name: &str) -> PathBuf {
+    workspace_root().join("target/bench-batch").join(name)
+}
+
+/// Section 4: batches of reports through the CLI.
+fn batches(dir: &Path) {
+    let sizes: Vec<usize> = std::env::var("AWRFLASH_BENCH_BATCHES")
+        .ok()
+        .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![100, 1000, 5000]);
+    let Some(&largest) = sizes.iter().max() else {
+        return;
+    };
+    let sources: Vec<(String, Vec<u8>)> = corpus_files(dir)
+        .into_iter()
+        .filter(|p| {
+            let s = p.to_string_lossy();
+            s.contains("/awr-html/") || s.contains("/awr-text/") || s.contains("/statspack/")
+        })
+        .filter_map(|p| {
+            let bytes = std::fs::read(&p).ok()?;
+            with_snap_ids(&bytes, 1, 2)?;
+            Some((p.file_name()?.to_string_lossy().to_string(), bytes))
+        })
+        .collect();
+    if sources.is_empty() {
+        println!("\n## 4. no report with Begin/End Snap labels to copy");
+        return;
+    }
+    let words = cli_words();
+    println!(
+        "\n## 4. `awrflash {}` over batches of reports (all cores; {} corpus reports copied round-robin with distinct snapshot ids)",
+        words.join(" "),
+        sources.len()
+    );
+    let all = scratch(&format!("n{largest}"));
+    let made = make_batch(&all, &sources, largest);
+    println!(
+        "{:>6} {:>9} {:>8} {:>8} {:>10} {:>7} {:>5} {:>7}",
+        "files", "MB", "wall s", "MB/s", "ms/report", "RSS MB", "exit", "errors"
+    );
+    for &n in &sizes {
+        let dir_n = if n == largest {
+            all.clone()
+        } else {
+            let d = scratch(&format!("n{n}"));
+            link_subset(&made, &d, n);
+            d
+        };
+        let bytes: u64 = made.iter().take(n).map(|(_, len)| len).sum();
+        match run_cli(&words, &dir_n, &scratch(&format!("out{n}"))) {
+            Some(r) => println!(
+                "{:>6} {:>9.1} {:>8.2} {:>8.0} {:>10.2} {:>7.0} {:>5} {:>7}",
+                n,
+                bytes as f64 / 1e6,
+                r.wall.as_secs_f64(),
+                mb_per_s(bytes, r.wall),
+                r.wall.as_secs_f64() * 1000.0 / n as f64,
+                r.rss_kb as f64 / 1024.0,
+                r.code,
+                r.errors
+            ),
+            None => println!("{n:>6} CLI failed to start"),
+        }
+    }
+    if std::env::var_os("AWRFLASH_BENCH_KEEP").is_none() {
+        let _ = std::fs::remove_dir_all(workspace_root().join("target/bench-batch"));
+    }
+}
+
+/// Writes `n` copies (file path, size) unless the folder already holds them.
+fn make_batch(dir: &Path, sources: &[(String, Vec<u8>)], n: usize) -> Vec<(PathBuf, u64)> {
+    let _ = std::fs::create_dir_all(dir);
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let Some((name, bytes)) = sources.get(i % sources.len()) else {
+            break;
+        };
+        // Copies of one report form consecutive intervals of one database.
+        let copy = (i / sources.len()) as u64;
+        let path = dir.join(format!("{i:05}_{name}"));
+        let data = with_snap_ids(bytes, 100_000 + copy, 100_001 + copy).unwrap_or_default();
+        if std::fs::metadata(&path).map(|m| m.len()).ok() != Some(data.len() as u64) {
+            let _ = std::fs::write(&path, &data);
+        }
+        out.push((path, data.len() as u64));
+    }
+    out
+}
+
+/// A folder of hard links to the first `n` files of a batch (no copying).
+fn link_subset(made: &[(PathBuf, u64)], dir: &Path, n: usize) {
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = std::fs::create_dir_all(dir);
+    for (path, _) in made.iter().take(n) {
+        if let Some(name) = path.file_name() {
+            let _ = std::fs::hard_link(path, dir.join(name));
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! AWR HTML reports (10g to 23ai; instance, PDB and RAC global `awrgrpt`).
+//!
+//! The text is streamed once through a lenient tokenizer ([`scan`]); each
+//! table is handed over as soon as it closes, with the title printed before
+//! it, and mapped onto the model by that title and its column headers
+//! ([`sections`], [`header`], [`rac`]). No DOM of the file is built.
+
+pub mod header;
+pub mod rac;
+pub mod scan;
+pub mod sections;
+pub mod view;
+
+use awrflash_model::{DbReport, Format, ReportKind, Source};
+
+use crate::ParseError;
+use scan::Table;
+use sections::IoStatKind;
+use view::{Ctx, View, key};
+
+/// Parses one AWR HTML report.
+pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
+    let mut report = DbReport::default();
+    let mut ctx = Ctx::default();
+    let mut kind: Option<ReportKind> = None;
+    let mut summary_wait_classes = Vec::new();
+    let mut global = rac::Global::default();
+    let summary = scan::scan(text, |table| {
+        let k = *kind.get_or_insert_with(|| kind_of(&table));
+        if !table.complete {
+            ctx.warn(
+                &table.title,
+                table.line,
+                "the report ends inside this table; rows after the cut are missing",
+            );
+        }
+        if k == ReportKind::RacGlobal {
+            rac::table(&table, &mut ctx, &mut report, &mut global);
+        } else {
+            instance_table(&table, &mut ctx, &mut report, &mut summary_wait_classes);
+        }
+    });
+    let kind = kind.unwrap_or(ReportKind::Instance);
+    let kind = if summary.h1.to_ascii_uppercase().contains("PDB REPORT") {
+        ReportKind::Pdb
+    } else {
+        kind
+    };
+    for note in &summary.notes {
+        ctx.warn("", note.line, note.message.clone());
+    }
+    if report.header.db_name.is_none() && report.header.begin_snap.is_none() {
+        return Err(ParseError::Malformed {
+            path: path.to_string(),
+            line: summary.lines,
+            section: "header".into(),
+            message: "no report header (DB Name / Snap Id tables) before the end of the file"
+                .into(),
+        });
+    }
+    if kind == ReportKind::RacGlobal {
+        rac::finish(&mut report, &mut ctx, global);
+    }
+    if report.wait_classes.is_empty() {
+        report.wait_classes = summary_wait_classes;
+    }
+    finish(&mut report);
+    report.source = Source {
+        path: path.to_string(),
+        format: Format::AwrHtml,
+        kind: Some(kind),
+    };
+    report.warnings = ctx.warnings;
+    Ok(report)
+}
+
+/// The first table tells the report kind: a RAC global report starts with
+/// "Database Summary" under the "WORKLOAD REPOSITORY REPORT (RAC)" title.
+fn kind_of(first: &Table) -> ReportKind {
+    let t = first.heading.to_ascii_uppercase();
+    if t.contains("(RAC)") || key(&first.title) == "database summary" {
+        ReportKind::RacGlobal
+    } else if t.contains("PDB REPORT") {
+        ReportKind::Pdb
+    } else {
+        ReportKind::Instance
+    }
+}
+
+fn finish(r: &mut DbReport) {
+    // 10g prints no host table: the CPU count is only in the OS statistics.
+    if r.header.cpus.is_none() {
+        r.header.cpus = view::count(r.os_stat("NUM_CPUS").and_then(|s| s.value));
+    }
+    if r.header.cores.is_none() {
+        r.header.cores = view::count(r.os_stat("NUM_CPU_CORES").and_then(|s| s.value));
+    }
+    if let Some(bs) = r.cache_sizes.std_block_size {
+        for row in &mut r.buffer_pool_advisory {
+            if row.block_size.is_none() && matches!(row.pool.as_str(), "D" | "K" | "R") {
+                row.block_size = Some(bs);
+            }
+        }
+    }
+    // Foreground/background event tables print no wait class before 12c:
+    // take it from the top events where the event is listed there.
+    let classes: Vec<(String, String)> = r
+        .top_events
+        .iter()
+        .filter_map(|e| e.wait_class.clone().map(|c| (e.name.clone(), c)))
+        .collect();
+    for e in r
+        .wait_events
+        .foreground
+        .iter_mut()
+        .chain(r.wait_events.background.iter_mut())
+    {
+        if e.wait_class.is_none()
+            && let Some((_, c)) = classes.iter().find(|(n, _)| *n == e.name)
+        {
+            e.wait_class = Some(c.clone());
+        }
+    }
+}
+
+/// True for the title of a top-events table of any release: `Top 5 Timed
+/// Events` (10g/11.1), `Top 5 Timed Foreground Events` (11.2.0.1-3), `Top 10
+/// Foreground Events by Total Wait Time` (11.2.0.4+).
+fn is_top_events(title: &str) -> bool {
+    title.starts_with("top ")
+        && title.contains("event")
+        && (title.contains("timed") || title.contains("foreground events by"))
+        && !title.contains("background")
+}
+
+fn instance_table(
+    t: &Table,
+    ctx: &mut Ctx,
+    r: &mut DbReport,
+    summary_wait_classes: &mut Vec<awrflash_model::WaitClassRow>,
+) {
+    let title = key(&t.title);
+    let v = View::new(t, &t.title);
+    let before = ctx.warnings.len();
+    let rows_before = mapped_rows(r) + summary_wait_classes.len();
+    let mut mapped = true;
+    match title.as_str() {
+        "load profile" => sections::load_profile(&v, ctx, &mut r.load_profile),
+        _ if is_top_events(&title) && v.has_col("event") => {
+            sections::top_events(&v, ctx, &mut r.top_events);
+        }
+        "foreground wait events" | "wait events" => {
+            sections::wait_events(&v, ctx, &mut r.wait_events.foreground);
+        }
+        "background wait events" => sections::wait_events(&v, ctx, &mut r.wait_events.background),
+        "foreground wait class" | "wait class" => {
+            sections::wait_classes(&v, ctx, &mut r.wait_classes);
+        }
+        "wait classes by total wait time" => {
+            sections::wait_classes(&v, ctx, summary_wait_classes);
+        }
+        _ if title.starts_with("wait event histogram") => {
+            sections::histogram(&v, ctx, &mut r.wait_histogram);
+        }
+        "time model statistics" => sections::time_model(&v, ctx, &mut r.time_model),
+        "operating system statistics" => sections::os_stats(&v, ctx, &mut r.os_stats),
+        _ if title.starts_with("host cpu") => r.host_cpu = sections::host_cpu(&v, ctx),
+        "instance cpu" => r.instance_cpu = sections::instance_cpu(&v, ctx),
+        "io profile" => sections::io_profile(&v, ctx, &mut r.io_profile),
+        _ if title.contains("instance activity stats") => {
+            sections::activity_stats(&v, ctx, &mut r.activity_stats);
+        }
+        "iostat by function summary" => {
+            sections::iostat(&v, ctx, IoStatKind::Function, &mut r.iostat_function);
+        }
+        "iostat by filetype summary" => {
+            sections::iostat(&v, ctx, IoStatKind::Filetype, &mut r.iostat_filetype);
+        }
+        "iostat by function/filetype summary" => sections::iostat(
+            &v,
+            ctx,
+            IoStatKind::FunctionFiletype,
+            &mut r.iostat_function_filetype,
+        ),
+        "tablespace io stats" => sections::file_io(&v, ctx, false, &mut r.tablespace_io),
+        "file io stats" => sections::file_io(&v, ctx, true, &mut r.file_io),
+        "buffer pool advisory" => {
+            sections::buffer_pool_advisory(&v, ctx, &mut r.buffer_pool_advisory);
+        }
+        "sql ordered by reads" => {
+            sections::sql(&v, ctx, r.sql.entry("physical_reads".into()).or_default());
+        }
+        "sql ordered by physical reads (unoptimized)" => {
+            sections::sql(
+                &v,
+                ctx,
+                r.sql.entry("unoptimized_reads".into()).or_default(),
+            );
+        }
+        "init.ora parameters" | "modified parameters" | "parameters modified by this container" => {
+            sections::parameters(&v, &mut r.parameters);
+        }
+        "cache sizes" => header::cache_sizes(&v, ctx, r),
+        _ => match sections::segment_key(&title) {
+            Some(k) if v.has_col("owner") => {
+                sections::segments(&v, ctx, r.segments.entry(k).or_default());
+            }
+            _ => mapped = header::header_table(&v, ctx, r),
+        },
+    }
+    if mapped
+        && !v.data.is_empty()
+        && mapped_rows(r) + summary_wait_classes.len() == rows_before
+        && ctx.warnings.len() == before
+    {
+        ctx.warn(
+            &t.title,
+            t.line,
+            format!(
+                "section recognised but no row could be read (columns: {})",
+                v.cols.join(" | ")
+            ),
+        );
+    }
+}
+
+/// Rows mapped so far, to notice a recognised section that gave nothing.
+fn mapped_rows(r: &DbReport) -> usize {
+    r.load_profile.len()
+        + r.top_events.len()
+        + r.wait_events.foreground.len()
+        + r.wait_events.background.len()
+        + r.wait_classes.len()
+        + r.wait_histogram.len()
+        + r.time_model.len()
+        + r.os_stats.len()
+        + usize::from(r.host_cpu.is_some())
+        + usize::from(r.instance_cpu.is_some())
+        + r.io_profile.len()
+        + r.activity_stats.len()
+        + r.iostat_function.len()
+        + r.iostat_filetype.len()
+        + r.iostat_function_filetype.len()
+        + r.tablespace_io.len()
+        + r.file_io.len()
+        + r.buffer_pool_advisory.len()
+        + r.segments.values().map(Vec::len).sum::<usize>()
+        + r.sql.values().map(Vec::len).sum::<usize>()
+        + r.parameters.len()
+        + usize::from(r.cache_sizes.src.is_some())
+        + usize::from(r.header.src.is_some())
+        + usize::from(r.header.host.is_some())
+        + usize::from(r.header.begin_snap.is_some())
+        + usize::from(r.header.instance.is_some())
+        + usize::from(r.header.container.is_some())
+}

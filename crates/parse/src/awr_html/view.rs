@@ -1,0 +1,226 @@
+//! Column lookup by header name and cell readers that record warnings.
+
+use awrflash_model::{SourceRef, Warning};
+
+use super::scan::{Cell, Row, Table};
+use crate::num::{Num, Suffix, parse_num};
+
+/// A table split into header names and data rows.
+pub struct View<'a> {
+    pub table: &'a Table,
+    /// Leaf column names, lowercased, one per column (colspans expanded).
+    pub cols: Vec<String>,
+    /// Parent header (row above the leaf row), lowercased, per column.
+    pub parents: Vec<String>,
+    pub data: Vec<&'a Row>,
+    /// Section name used in `src` and warnings.
+    pub section: String,
+}
+
+fn is_header_row(row: &Row) -> bool {
+    row.cells.iter().any(|c| c.header) && row.cells.iter().all(|c| c.header || c.text.is_empty())
+}
+
+fn expand(row: &Row) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in &row.cells {
+        for _ in 0..c.colspan.max(1) {
+            out.push(c.text.to_ascii_lowercase());
+        }
+    }
+    out
+}
+
+impl<'a> View<'a> {
+    pub fn new(table: &'a Table, section: &str) -> Self {
+        let headers: Vec<&Row> = table.rows.iter().filter(|r| is_header_row(r)).collect();
+        let cols = headers.last().map(|r| expand(r)).unwrap_or_default();
+        let parents = if headers.len() >= 2 {
+            headers
+                .get(headers.len() - 2)
+                .map(|r| expand(r))
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let data = table.rows.iter().filter(|r| !is_header_row(r)).collect();
+        View {
+            table,
+            cols,
+            parents,
+            data,
+            section: section.to_string(),
+        }
+    }
+
+    /// First column whose name equals one of `names` (case-insensitive), else
+    /// the first whose name starts with one of them.
+    pub fn col(&self, names: &[&str]) -> Option<usize> {
+        for n in names {
+            if let Some(i) = self.cols.iter().position(|c| c == n) {
+                return Some(i);
+            }
+        }
+        for n in names {
+            if let Some(i) = self.cols.iter().position(|c| c.starts_with(n)) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// First column whose name contains `part`.
+    pub fn col_containing(&self, part: &str) -> Option<usize> {
+        self.cols.iter().position(|c| c.contains(part))
+    }
+
+    pub fn has_col(&self, name: &str) -> bool {
+        self.col(&[name]).is_some()
+    }
+
+    pub fn src(&self, row: &Row) -> SourceRef {
+        SourceRef::new(self.section.clone(), row.line)
+    }
+}
+
+/// Cell text of column `i` in `row` (data rows have no colspans in AWR).
+pub fn text(row: &Row, i: Option<usize>) -> Option<&str> {
+    let c: &Cell = row.cells.get(i?)?;
+    Some(c.text.as_str())
+}
+
+/// Non-empty cell text as an owned string.
+pub fn string(row: &Row, i: Option<usize>) -> Option<String> {
+    text(row, i)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+}
+
+/// Collects warnings while cells are read.
+#[derive(Default)]
+pub struct Ctx {
+    pub warnings: Vec<Warning>,
+}
+
+impl Ctx {
+    pub fn warn(&mut self, section: &str, line: u32, message: impl Into<String>) {
+        self.warnings.push(Warning::new(section, line, message));
+    }
+
+    /// A number with K/M/G as powers of 1000 (counts, per-second rates).
+    pub fn num(&mut self, v: &View<'_>, row: &Row, i: Option<usize>) -> Option<f64> {
+        self.num_with(v, row, i, Suffix::Decimal)
+    }
+
+    pub fn num_with(
+        &mut self,
+        v: &View<'_>,
+        row: &Row,
+        i: Option<usize>,
+        suffix: Suffix,
+    ) -> Option<f64> {
+        let cell = text(row, i)?;
+        self.cell_num(&v.section, row.line, cell, suffix)
+    }
+
+    pub fn cell_num(
+        &mut self,
+        section: &str,
+        line: u32,
+        cell: &str,
+        suffix: Suffix,
+    ) -> Option<f64> {
+        // RAC global histograms print tiny shares as `0.0(6)` (the count of
+        // waits in brackets): the percentage is the part before the bracket.
+        let cell = match cell.find('(') {
+            Some(p) if cell.ends_with(')') => cell.get(..p).unwrap_or(cell),
+            _ => cell,
+        };
+        match parse_num(cell, suffix) {
+            Num::Value(x) => Some(x),
+            Num::Empty => None,
+            Num::Overflow => {
+                self.warn(
+                    section,
+                    line,
+                    format!(
+                        "value \"{}\" overflowed its column; read as null",
+                        cell.trim()
+                    ),
+                );
+                None
+            }
+            Num::Invalid => {
+                self.warn(
+                    section,
+                    line,
+                    format!("expected a number, got \"{}\"", cell.trim()),
+                );
+                None
+            }
+        }
+    }
+
+    /// A duration in milliseconds: `1.13ms`, `487.39us`, `2.1s`, `850ns`, or
+    /// a bare number taken in `bare_unit_ms` milliseconds (1.0 for `(ms)`
+    /// columns, 1000.0 for seconds).
+    pub fn ms(
+        &mut self,
+        v: &View<'_>,
+        row: &Row,
+        i: Option<usize>,
+        bare_unit_ms: f64,
+    ) -> Option<f64> {
+        let cell = text(row, i)?.trim();
+        let (body, scale) = if let Some(b) = cell.strip_suffix("ms") {
+            (b, 1.0)
+        } else if let Some(b) = cell.strip_suffix("us") {
+            (b, 0.001)
+        } else if let Some(b) = cell.strip_suffix("ns") {
+            (b, 0.000_001)
+        } else if let Some(b) = cell.strip_suffix('s') {
+            (b, 1000.0)
+        } else {
+            (cell, bare_unit_ms)
+        };
+        self.cell_num(&v.section, row.line, body, Suffix::Decimal)
+            .map(|x| x * scale)
+    }
+
+    /// A byte size such as `51,200M` or `16K` (powers of 1024); a bare
+    /// number is taken in `bare_unit` bytes.
+    pub fn bytes(&mut self, section: &str, line: u32, cell: &str, bare_unit: f64) -> Option<u64> {
+        let t = cell.trim();
+        let has_suffix = t
+            .chars()
+            .last()
+            .is_some_and(|c| matches!(c, 'K' | 'k' | 'M' | 'G' | 'T' | 'P'));
+        let x = self.cell_num(section, line, t, Suffix::Binary)?;
+        let x = if has_suffix { x } else { x * bare_unit };
+        if x.is_finite() && x >= 0.0 {
+            // Sizes are far below 2^53: the conversion is exact.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            Some(x.round() as u64)
+        } else {
+            None
+        }
+    }
+}
+
+/// Lowercased title with a trailing colon and doubled spaces removed.
+pub fn key(s: &str) -> String {
+    s.trim().trim_end_matches(':').trim().to_ascii_lowercase()
+}
+
+/// A count (CPUs, cores) read as a number, when it fits.
+pub fn count(x: Option<f64>) -> Option<u32> {
+    let x = x?;
+    if (0.0..4.0e9).contains(&x) {
+        // Checked range: the rounded value fits in u32.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Some(x.round() as u32)
+    } else {
+        None
+    }
+}

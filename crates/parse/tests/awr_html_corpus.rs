@@ -1,0 +1,73 @@
+//! Parses every AWR HTML report of the shared corpus and checks each model
+//! against the report's own arithmetic (DB time, redo rate, top events).
+//! Skips with a printed reason when `../shared/corpus` is absent.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+mod awr_html_common;
+
+use std::path::PathBuf;
+
+use awr_html_common::{check_report, misplaced_rows, summary_line};
+use awrflash_model::Document;
+
+fn corpus_dir() -> Option<PathBuf> {
+    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    // crates/parse -> workspace root -> ../shared/corpus
+    for _ in 0..2 {
+        dir.pop();
+    }
+    let corpus = dir.join("../shared/corpus/awr-html");
+    corpus.is_dir().then_some(corpus)
+}
+
+#[test]
+fn every_corpus_awr_html_report_parses_and_adds_up() {
+    let Some(dir) = corpus_dir() else {
+        println!("skipped: ../shared/corpus/awr-html is absent");
+        return;
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no files in {}", dir.display());
+    let mut failures = Vec::new();
+    let mut lines = Vec::new();
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let bytes = std::fs::read(path).unwrap();
+        let doc = match awrflash_parse::parse_bytes(&name, &bytes) {
+            Ok(d) => d,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let Document::Report(r) = doc else {
+            failures.push(format!("{name}: not a report"));
+            continue;
+        };
+        let raw = String::from_utf8_lossy(&bytes);
+        let mut problems = check_report(&r, raw.contains("Segments by "));
+        problems.extend(misplaced_rows(&r, &raw).into_iter().take(5));
+        let line = summary_line(&name, &r);
+        println!("{line}{}", if problems.is_empty() { "" } else { "  FAIL" });
+        lines.push(line);
+        for p in problems {
+            failures.push(format!("{name}: {p}"));
+        }
+    }
+    for f in &failures {
+        println!("FAIL {f}");
+    }
+    insta::assert_snapshot!("corpus_summaries", lines.join("\n"));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

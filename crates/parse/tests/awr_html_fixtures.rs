@@ -1,0 +1,243 @@
+//! The fixtures awrflash writes itself: the README sample, reduced reports
+//! of older and newer releases, and broken inputs.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+mod awr_html_common;
+
+use std::path::PathBuf;
+
+use awr_html_common::{check_report, misplaced_rows, summary_line};
+use awrflash_model::{DbReport, Document, ReportKind};
+use awrflash_parse::ParseError;
+
+fn fixture(rel: &str) -> (String, Vec<u8>) {
+    let mut p = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    p.pop();
+    p.pop();
+    let p = p.join("fixtures").join(rel);
+    let bytes = std::fs::read(&p).expect("fixture is readable");
+    (rel.to_string(), bytes)
+}
+
+fn report(rel: &str) -> DbReport {
+    let (name, bytes) = fixture(rel);
+    match awrflash_parse::parse_bytes(&name, &bytes).unwrap() {
+        Document::Report(r) => *r,
+        _ => unreachable!("{rel} is not a report"),
+    }
+}
+
+#[test]
+fn readme_sample_parses_fully_and_adds_up() {
+    let r = report("sample/awr_19c_sample.html");
+    let problems = check_report(&r, true);
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert!(r.warnings.is_empty(), "{:#?}", r.warnings);
+    assert_eq!(r.source.kind, Some(ReportKind::Instance));
+    // I/O dominates: db file sequential read is the top event at ~8 ms.
+    let top = r.top_events.first().unwrap();
+    assert_eq!(top.name, "db file sequential read");
+    assert!((top.avg_ms.unwrap() - 8.0).abs() < 0.01);
+    assert!((top.pct_db_time.unwrap() - 45.0).abs() < 0.1);
+    assert!(r.top_event("log file sync").is_some());
+    let busy = r.os_stat("BUSY_TIME").unwrap().value.unwrap();
+    let idle = r.os_stat("IDLE_TIME").unwrap().value.unwrap();
+    assert!((busy / (busy + idle) - 0.5).abs() < 0.01);
+    for key in [
+        "physical_reads",
+        "physical_read_requests",
+        "unoptimized_reads",
+        "physical_writes",
+        "buffer_busy_waits",
+    ] {
+        assert_eq!(r.segments.get(key).map(Vec::len), Some(5), "{key}");
+    }
+    let types: Vec<&str> = r.segments["physical_reads"]
+        .iter()
+        .map(|s| s.object_type.as_str())
+        .collect();
+    assert!(types.contains(&"TABLE") && types.contains(&"INDEX"));
+    assert!(r.file_io.iter().any(|f| f.tablespace == "TEMP"));
+    assert!(r.file_io.iter().any(|f| f.tablespace == "UNDOTBS1"));
+    let factors: Vec<f64> = r
+        .buffer_pool_advisory
+        .iter()
+        .filter_map(|b| b.size_factor)
+        .collect();
+    assert_eq!(factors.first(), Some(&0.1));
+    assert_eq!(factors.last(), Some(&2.0));
+    assert_eq!(r.buffer_pool_advisory[0].block_size, Some(8192));
+    assert_eq!(r.parameter("db_block_size").unwrap().value, "8192");
+    assert_eq!(r.cache_sizes.buffer_cache_bytes, Some(24576 * 1024 * 1024));
+    assert_eq!(r.sql["physical_reads"].len(), 5);
+    let hist: Vec<&str> = r.wait_histogram.iter().map(|h| h.event.as_str()).collect();
+    assert_eq!(
+        hist,
+        [
+            "db file sequential read",
+            "log file parallel write",
+            "log file sync"
+        ]
+    );
+    assert!(r.activity_stat("redo writes").is_some());
+    assert!(r.activity_stat("physical read total IO requests").is_some());
+    insta::assert_snapshot!("sample_summary", summary_line("awr_19c_sample.html", &r));
+}
+
+#[test]
+fn every_row_of_the_sample_points_at_its_line() {
+    let (_, bytes) = fixture("sample/awr_19c_sample.html");
+    let text = String::from_utf8(bytes).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let r = report("sample/awr_19c_sample.html");
+    for e in &r.top_events {
+        let line = lines[e.src.line as usize - 1];
+        assert!(
+            line.contains(&e.name),
+            "{} not on line {}",
+            e.name,
+            e.src.line
+        );
+        assert_eq!(e.src.section, "Top 10 Foreground Events by Total Wait Time");
+    }
+    for s in &r.activity_stats {
+        assert!(lines[s.src.line as usize - 1].contains(&s.name));
+    }
+    assert_eq!(misplaced_rows(&r, &text), Vec::<String>::new());
+}
+
+#[test]
+fn reduced_reports_of_older_and_newer_releases_add_up() {
+    for (rel, release) in [
+        ("awr-html/awr_10g_reduced.html", "10.2.0.4.0"),
+        ("awr-html/awr_11g1_reduced.html", "11.1.0.7.0"),
+        ("awr-html/awr_23ai_reduced.html", "23.0.0.0.0"),
+    ] {
+        let r = report(rel);
+        assert_eq!(r.header.release.as_deref(), Some(release), "{rel}");
+        let problems = check_report(&r, true);
+        assert!(problems.is_empty(), "{rel}: {problems:#?}");
+        assert!(r.warnings.is_empty(), "{rel}: {:#?}", r.warnings);
+    }
+}
+
+#[test]
+fn ten_g_top_five_keeps_cpu_time_as_a_row_without_waits() {
+    let r = report("awr-html/awr_10g_reduced.html");
+    let cpu = r.top_event("CPU time").unwrap();
+    assert_eq!(cpu.waits, None);
+    assert_eq!(cpu.time_s, Some(1352.0));
+    assert_eq!(
+        r.header.cpus,
+        Some(4),
+        "from NUM_CPUS: 10g has no host table"
+    );
+    assert_eq!(
+        r.load_profile_row("Redo size").unwrap().per_second,
+        Some(100_000.0)
+    );
+}
+
+#[test]
+fn twenty_three_ai_cdb_keeps_pdb_names_and_unit_suffixed_averages() {
+    let r = report("awr-html/awr_23ai_reduced.html");
+    assert_eq!(r.header.cdb, Some(true));
+    let seg = &r.segments["physical_read_requests"][0];
+    assert_eq!(seg.container.as_deref(), Some("SALESPDB"));
+    assert_eq!(seg.value, Some(702_000.0));
+    let e = r.top_event("db file sequential read").unwrap();
+    assert!((e.avg_ms.unwrap() - 0.5).abs() < 1e-9);
+    let h = &r.wait_histogram[0];
+    assert_eq!(h.total_waits, None);
+    assert_eq!(h.range_waits, Some(31_500.0));
+    assert_eq!(h.buckets.first().map(|b| b.le_ms), Some(0.512));
+    let ff = &r.iostat_function_filetype[1];
+    assert_eq!(ff.function.as_deref(), Some("Buffer Cache Reads"));
+    assert_eq!(ff.filetype.as_deref(), Some("Data File"));
+}
+
+#[test]
+fn reduced_report_models_match_their_snapshots() {
+    for name in ["awr_10g_reduced", "awr_11g1_reduced", "awr_23ai_reduced"] {
+        let r = report(&format!("awr-html/{name}.html"));
+        insta::assert_json_snapshot!(name, r);
+    }
+}
+
+fn parse_error(rel: &str) -> ParseError {
+    let (name, bytes) = fixture(rel);
+    match awrflash_parse::parse_bytes(&name, &bytes) {
+        Err(e) => e,
+        Ok(d) => panic!("{rel} parsed: {:?}", d.source()),
+    }
+}
+
+#[test]
+fn empty_file_is_a_clear_error() {
+    let e = parse_error("awr-html/broken/empty.html");
+    assert!(matches!(e, ParseError::UnknownFormat { .. }), "{e}");
+    assert!(e.to_string().contains("empty.html") && e.to_string().contains("empty"));
+}
+
+#[test]
+fn binary_file_is_a_clear_error() {
+    let e = parse_error("awr-html/broken/binary.html");
+    assert!(e.to_string().contains("binary"), "{e}");
+}
+
+#[test]
+fn ash_report_is_refused_by_name() {
+    let e = parse_error("awr-html/broken/ash_report.html");
+    assert!(matches!(e, ParseError::Unsupported { .. }), "{e}");
+    assert!(e.to_string().contains("ASH report"), "{e}");
+}
+
+#[test]
+fn report_cut_before_its_header_is_an_error_naming_the_file() {
+    let e = parse_error("awr-html/broken/cut_before_header.html");
+    assert!(matches!(e, ParseError::Malformed { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("awr-html/broken/cut_before_header.html:"),
+        "{e}"
+    );
+}
+
+#[test]
+fn report_cut_in_the_middle_of_a_table_keeps_what_it_read_and_warns() {
+    let r = report("awr-html/broken/cut_mid_table.html");
+    assert_eq!(r.header.db_name.as_deref(), Some("SAMPLEDB"));
+    assert_eq!(r.top_events.len(), 10);
+    assert!(!r.wait_events.foreground.is_empty());
+    assert!(r.wait_events.background.is_empty());
+    let w = r
+        .warnings
+        .iter()
+        .find(|w| w.message.contains("ends inside"))
+        .unwrap();
+    assert_eq!(w.section, "Foreground Wait Events");
+}
+
+#[test]
+fn overflowed_cell_is_null_with_a_warning_never_zero() {
+    let r = report("awr-html/broken/overflow_cell.html");
+    let lr = r.load_profile_row("Logical reads").unwrap();
+    assert_eq!(lr.per_second, None);
+    assert_eq!(lr.per_transaction, Some(1500.0));
+    let e = r.top_event("db file sequential read").unwrap();
+    assert_eq!(e.time_s, None);
+    assert_eq!(e.waits, Some(600_000.0));
+    let lines: Vec<u32> = r
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("overflowed"))
+        .map(|w| w.line)
+        .collect();
+    assert_eq!(lines, [lr.src.line, e.src.line]);
+}

@@ -1,0 +1,133 @@
+//! The rule catalogue: one TOML per rule under `rules/`, compiled into the
+//! binary with `include_str!` so that it is self-contained.
+
+use std::collections::BTreeMap;
+
+use awrflash_model::{Citation, Severity};
+use serde::Deserialize;
+
+use crate::RulesError;
+
+/// Every rule file, by id. The registry in `checks` pairs each with its check.
+pub(crate) const RULE_FILES: &[(&str, &str)] = &[
+    ("AF001", include_str!("../../../rules/AF001.toml")),
+    ("AF002", include_str!("../../../rules/AF002.toml")),
+    ("AF003", include_str!("../../../rules/AF003.toml")),
+    ("AF004", include_str!("../../../rules/AF004.toml")),
+    ("AF005", include_str!("../../../rules/AF005.toml")),
+    ("AF010", include_str!("../../../rules/AF010.toml")),
+    ("AF011", include_str!("../../../rules/AF011.toml")),
+    ("AF020", include_str!("../../../rules/AF020.toml")),
+    ("AF030", include_str!("../../../rules/AF030.toml")),
+    ("AF031", include_str!("../../../rules/AF031.toml")),
+    ("AF040", include_str!("../../../rules/AF040.toml")),
+    ("AF041", include_str!("../../../rules/AF041.toml")),
+    ("AF042", include_str!("../../../rules/AF042.toml")),
+    ("AF050", include_str!("../../../rules/AF050.toml")),
+    ("AF051", include_str!("../../../rules/AF051.toml")),
+    ("AF060", include_str!("../../../rules/AF060.toml")),
+    ("AF061", include_str!("../../../rules/AF061.toml")),
+    ("AF070", include_str!("../../../rules/AF070.toml")),
+    ("AF071", include_str!("../../../rules/AF071.toml")),
+    ("AF080", include_str!("../../../rules/AF080.toml")),
+    ("AF090", include_str!("../../../rules/AF090.toml")),
+];
+
+/// Seed files and their titles (citations name them).
+pub const SEEDS: &[(&str, &str)] = &[
+    (
+        "000_7b4ff65e62db67e2.txt",
+        "Enhancing Oracle Database Performance with Flash Storage (Oracle white paper, 2010)",
+    ),
+    (
+        "001_46e554f368b81202.txt",
+        "Flash tablespace vs. DB Flash Cache; More on the database flash cache (blog, 2010)",
+    ),
+    (
+        "002_165e9bc762324d6f.txt",
+        "Oracle on SSD for Performance (FusionIO and EMC SSD slides)",
+    ),
+    (
+        "003_198c6a659c54bb49.txt",
+        "Oracle Flash Cache - SGA Caching on Sun Storage F5100 (benchmark note)",
+    ),
+    (
+        "004_36153b8f160ae868.txt",
+        "Redo logs on flash (vendor blog, TPC-C at 160 MB/s redo)",
+    ),
+];
+
+/// One rule file as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleFile {
+    pub id: String,
+    pub slug: String,
+    pub severity: Severity,
+    pub title: String,
+    /// Numbers the check reads (deserialised into the check's own struct).
+    #[serde(default)]
+    pub thresholds: toml::Table,
+    /// How each threshold was derived (one entry per threshold key).
+    #[serde(default)]
+    pub derivation: BTreeMap<String, String>,
+    pub doc: RuleDoc,
+    pub citations: Vec<RuleCitation>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleDoc {
+    pub summary: String,
+    pub why: String,
+    pub evidence: String,
+    pub fix: String,
+}
+
+/// A citation: the seed file and a section heading or table name that
+/// appears verbatim in it, plus an optional short quote that also does.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleCitation {
+    pub file: String,
+    pub section: String,
+    #[serde(default)]
+    pub quote: Option<String>,
+}
+
+impl RuleCitation {
+    pub fn to_model(&self) -> Citation {
+        Citation {
+            seed: self.file.clone(),
+            section: self.section.clone(),
+            title: SEEDS
+                .iter()
+                .find(|(f, _)| *f == self.file)
+                .map(|(_, t)| (*t).to_string()),
+        }
+    }
+}
+
+impl RuleFile {
+    pub fn citations(&self) -> Vec<Citation> {
+        self.citations.iter().map(RuleCitation::to_model).collect()
+    }
+}
+
+/// Parses every rule file; ids must match the file names.
+pub fn load() -> Result<Vec<RuleFile>, RulesError> {
+    let mut out = Vec::with_capacity(RULE_FILES.len());
+    for (id, text) in RULE_FILES {
+        let rule: RuleFile = toml::from_str(text)
+            .map_err(|e| RulesError::Config(format!("rules/{id}.toml: {e}")))?;
+        if rule.id != *id {
+            return Err(RulesError::Config(format!(
+                "rules/{id}.toml declares id {}",
+                rule.id
+            )));
+        }
+        out.push(rule);
+    }
+    out.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(out)
+}

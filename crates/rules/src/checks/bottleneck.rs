@@ -1,0 +1,254 @@
+//! Bottlenecks and the verdict's limits (000 sections 5 and 8; 003 Key
+//! Points): CPU, I/O channel, I/O share of DB time; missing data; the peak
+//! interval of a series.
+
+use awrflash_model::Severity;
+use serde::Deserialize;
+
+use super::{Check, Ctx, Hit, derived};
+use crate::util::{f0, f1};
+use crate::workload::{MULTIBLOCK, ratio};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CpuSaturated {
+    busy_pct_warning: f64,
+    busy_pct_critical: f64,
+}
+
+impl Check for CpuSaturated {
+    fn check(&self, ctx: &Ctx) -> Vec<Hit> {
+        let Some(busy) = &ctx.w.host_busy_pct else {
+            return Vec::new();
+        };
+        if busy.value < self.busy_pct_warning {
+            return Vec::new();
+        }
+        let headroom = (100.0 - busy.value).max(0.0);
+        let mut h = Hit::new(format!(
+            "The host CPUs are {}% busy. By the bottleneck law a faster storage device can raise throughput of scans and parallel work by at most the CPU headroom ({}%); OLTP kept about 30% more throughput at CPU saturation in the seed's tests because fewer processes were needed.",
+            f1(busy.value),
+            f1(headroom)
+        ))
+        .ev(busy.evidence("host CPU busy", "%"))
+        .ev_opt(ctx.w.db_cpu_s.as_ref().map(|c| c.evidence("DB CPU", "s")))
+        .fix(
+            "Treat CPU as the first bottleneck: tune the top SQL by CPU or add cores before expecting a storage change to pay off; expect at most the headroom for DSS and about 1.3x throughput for OLTP.",
+            Vec::new(),
+        );
+        if busy.value >= self.busy_pct_critical {
+            h = h.severity(Severity::Critical);
+        }
+        vec![h]
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChannelSaturated {
+    util_pct_warning: f64,
+    util_pct_critical: f64,
+    scan_share_pct_unknown_capacity: f64,
+}
+
+impl Check for ChannelSaturated {
+    fn check(&self, ctx: &Ctx) -> Vec<Hit> {
+        let Some(io) = &ctx.w.io_mb_s else {
+            return Vec::new();
+        };
+        let Some(ch) = ctx.opts.channel_mbps.filter(|c| *c > 0.0) else {
+            let scan = ctx.w.share_pct(MULTIBLOCK);
+            if scan >= self.scan_share_pct_unknown_capacity {
+                return vec![
+                    Hit::new(format!(
+                        "Not enough data: scans take {}% of DB time at {} MB/s, but the I/O channel capacity is unknown, so whether the channel caps the gain cannot be judged. Give the HBA/network capacity with --channel-mbps.",
+                        f1(scan),
+                        f1(io.value)
+                    ))
+                    .severity(Severity::Info)
+                    .ev(io.evidence("I/O throughput", "MB/s"))
+                    .ev(derived("multiblock read share of DB time", scan, "%", "sum of multiblock read events / DB time")),
+                ];
+            }
+            return Vec::new();
+        };
+        let util = io.value * 100.0 / ch;
+        if util < self.util_pct_warning {
+            return Vec::new();
+        }
+        let mut h = Hit::new(format!(
+            "The database moves {} MB/s over a {} MB/s channel ({}% used). Faster storage cannot push more than the remaining {}% through it: large scans gain little (R7 in the seed gained 2% at 1900 of 2000 MB/s).",
+            f0(io.value),
+            f0(ch),
+            f1(util),
+            f1((100.0 - util).max(0.0))
+        ))
+        .ev(io.evidence("I/O throughput", "MB/s"))
+        .ev(derived("channel capacity (--channel-mbps)", ch, "MB/s", "user option"))
+        .ev(derived("channel utilisation", util, "%", "I/O MB/s / channel capacity"))
+        .fix(
+            "Add channel bandwidth (more or faster HBAs, or local PCIe/NVMe flash that does not cross the SAN) before or together with flash; a SAN SSD behind the same HBA stays capped by it.",
+            Vec::new(),
+        );
+        if util >= self.util_pct_critical {
+            h = h.severity(Severity::Critical);
+        }
+        vec![h]
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IoShareSmall {
+    io_share_pct_max: f64,
+}
+
+impl Check for IoShareSmall {
+    fn check(&self, ctx: &Ctx) -> Vec<Hit> {
+        let Some(share) = ctx.w.io_share_pct() else {
+            return Vec::new();
+        };
+        if share.value >= self.io_share_pct_max {
+            return Vec::new();
+        }
+        vec![
+            Hit::new(format!(
+                "I/O waits are only {}% of DB time: even an infinitely fast device could cut DB time by at most that much. Flash is not where this database's time goes.",
+                f1(share.value)
+            ))
+            .ev(share.evidence("I/O wait share of DB time", "%"))
+            .ev_opt(ctx.w.db_time_s.as_ref().map(|d| d.evidence("DB time", "s")))
+            .fix(
+                "Look at the top timed events and the SQL by elapsed time instead; revisit flash when I/O waits grow.",
+                Vec::new(),
+            ),
+        ]
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NotEnoughData {}
+
+impl Check for NotEnoughData {
+    fn check(&self, ctx: &Ctx) -> Vec<Hit> {
+        let w = ctx.w;
+        let r = w.report;
+        let mut essential = Vec::new();
+        let mut other = Vec::new();
+        if w.db_time_s.is_none() {
+            essential.push("DB time");
+        }
+        if w.elapsed_s.is_none() {
+            essential.push("elapsed time");
+        }
+        if w.events.is_empty() {
+            essential.push("wait events (Top Timed / Foreground Wait Events)");
+        }
+        if w.host_busy_pct.is_none() {
+            other.push("host CPU (Host CPU / Operating System Statistics)");
+        }
+        if w.io_mb_s.is_none() {
+            other.push("I/O rates (IO Profile / Load Profile)");
+        }
+        if r.segments.values().all(|v| v.is_empty()) {
+            other.push("segment statistics (Segments by ...)");
+        }
+        if r.buffer_pool_advisory.is_empty() {
+            other.push("Buffer Pool Advisory");
+        }
+        if w.redo_bytes_s.is_none() {
+            other.push("redo size");
+        }
+        if essential.is_empty() && other.is_empty() && r.warnings.is_empty() {
+            return Vec::new();
+        }
+        let mut msg = String::new();
+        if !essential.is_empty() {
+            msg.push_str(&format!(
+                "Not enough data for a projection: the report has no {}. ",
+                essential.join(", ")
+            ));
+        }
+        if !other.is_empty() {
+            msg.push_str(&format!(
+                "Missing, so the rules that need them stay quiet: {}. ",
+                other.join(", ")
+            ));
+        }
+        if !r.warnings.is_empty() {
+            msg.push_str(&format!(
+                "The parser left {} warning(s) on this file.",
+                r.warnings.len()
+            ));
+        }
+        let sev = if essential.is_empty() {
+            Severity::Info
+        } else {
+            Severity::Warning
+        };
+        vec![
+            Hit::new(msg.trim_end().to_string())
+                .severity(sev)
+                .ev(derived(
+                    "sections missing",
+                    (essential.len() + other.len()) as f64,
+                    "count",
+                    &format!("sections the rules read that {} lacks", w.path),
+                )),
+        ]
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PeakInterval {
+    percentile: f64,
+}
+
+impl Check for PeakInterval {
+    fn check(&self, ctx: &Ctx) -> Vec<Hit> {
+        if ctx.all.len() < 2 {
+            return Vec::new();
+        }
+        let mut loads: Vec<(f64, usize)> = ctx
+            .all
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (ratio(w.db_time(), w.elapsed()), i))
+            .collect();
+        loads.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let Some(&(peak, pi)) = loads.last() else {
+            return Vec::new();
+        };
+        let idx = ((self.percentile / 100.0) * (loads.len() as f64 - 1.0)).round() as usize;
+        let p = loads.get(idx).map_or(peak, |x| x.0);
+        let Some(pw) = ctx.all.get(pi) else {
+            return Vec::new();
+        };
+        let when = match (&pw.report.header.begin_time, &pw.report.header.end_time) {
+            (Some(b), Some(e)) => format!("{b} to {e}"),
+            _ => pw.path.clone(),
+        };
+        vec![
+            Hit::new(format!(
+                "{} report intervals: the peak load is {} average active sessions (DB time per second) in {} ({}); the p{} is {}. The findings and projections are for the peak interval.",
+                ctx.all.len(),
+                f1(peak),
+                when,
+                pw.path,
+                f0(self.percentile),
+                f1(p)
+            ))
+            .ev_opt(pw.db_time_s.as_ref().map(|d| d.evidence("DB time at the peak", "s")))
+            .ev_opt(pw.elapsed_s.as_ref().map(|d| d.evidence("elapsed at the peak", "s")))
+            .ev(derived("peak average active sessions", peak, "sessions", "DB time / elapsed of the peak interval"))
+            .ev(derived(
+                &format!("p{} average active sessions", f0(self.percentile)),
+                p,
+                "sessions",
+                "nearest-rank percentile of DB time / elapsed over the intervals",
+            )),
+        ]
+    }
+}

@@ -1,0 +1,416 @@
+//! Database Smart Flash Cache: whether, how big, what it costs (003; 001);
+//! an existing flash cache judged (001); Exadata cell flash (reads already
+//! optimized).
+
+use awrflash_model::Severity;
+use serde::Deserialize;
+
+use super::{Check, Ctx, Hit, derived, row_ev};
+use crate::util::{f0, f1, f2};
+use crate::workload::{MULTIBLOCK, Num, SINGLE_BLOCK, Workload, ratio};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlashCacheCandidate {
+    single_block_share_pct_min: f64,
+    write_share_pct_max: f64,
+    cpu_busy_pct_max: f64,
+    advisory_read_factor_max: f64,
+    free_buffer_share_pct_max: f64,
+    gain_pct_min: f64,
+}
+
+/// A flash cache recommendation or why there is none.
+pub struct FcChoice {
+    pub size_gb: f64,
+    pub sga_cost_mb: f64,
+    pub key: String,
+}
+
+/// Does the database already run a flash cache?
+pub fn existing_flash_cache(w: &Workload) -> bool {
+    let size = w
+        .report
+        .parameter("db_flash_cache_size")
+        .and_then(|p| crate::util::parse_size(&p.value))
+        .unwrap_or(0.0);
+    size > 0.0
+        || w.stat_total("physical read flash cache hits")
+            .is_some_and(|n| n.value > 0.0)
+        || w.stat_total("flash cache inserts")
+            .is_some_and(|n| n.value > 0.0)
+}
+
+impl FlashCacheCandidate {
+    /// Ok(choice) or Err(reason it is not recommended).
+    pub fn assess(&self, ctx: &Ctx) -> Result<FcChoice, String> {
+        let w = ctx.w;
+        if existing_flash_cache(w) {
+            return Err("a flash cache is already configured (judged by AF071)".into());
+        }
+        let Some(plan) = &ctx.plan.flash_cache else {
+            return Err(
+                "not enough data: the Buffer Pool Advisory or the buffer cache size is missing"
+                    .into(),
+            );
+        };
+        let single = w.share_pct(SINGLE_BLOCK);
+        if single < self.single_block_share_pct_min {
+            return Err(format!(
+                "single-block reads are only {}% of DB time",
+                f1(single)
+            ));
+        }
+        let multi = w.share_pct(MULTIBLOCK);
+        if multi > single {
+            return Err(format!(
+                "scans ({}% of DB time) outweigh single-block reads ({}%): direct-path (DSS) reads bypass the flash cache",
+                f1(multi),
+                f1(single)
+            ));
+        }
+        if let (Some(r), Some(wr)) = (&w.read_iops, &w.write_iops) {
+            let ws = ratio(wr.value * 100.0, r.value + wr.value);
+            if ws > self.write_share_pct_max {
+                return Err(format!(
+                    "writes are {}% of I/O requests: the flash cache serves read-mostly work",
+                    f1(ws)
+                ));
+            }
+        }
+        if let Some(c) = &w.host_busy_pct
+            && c.value > self.cpu_busy_pct_max
+        {
+            return Err(format!("the CPUs are {}% busy", f1(c.value)));
+        }
+        let fbw = w.share_pct(&["free buffer waits", "write complete waits"]);
+        if fbw > self.free_buffer_share_pct_max {
+            return Err(format!(
+                "free buffer / write complete waits are {}% of DB time: a busy DBWR skips flash cache inserts",
+                f1(fbw)
+            ));
+        }
+        let rf = advisory_max_factor(w);
+        if let Some((size_factor, read_factor, _)) = &rf
+            && *read_factor > self.advisory_read_factor_max
+        {
+            return Err(format!(
+                "the Buffer Pool Advisory shows only {}% fewer reads at {}x the cache: the working set is (nearly) cached",
+                f1((1.0 - read_factor) * 100.0),
+                f1(*size_factor)
+            ));
+        }
+        let Some(size) = plan.size_gb else {
+            return Err("no flash cache size projected".into());
+        };
+        let key = ctx
+            .plan
+            .options
+            .iter()
+            .filter(|o| o.key.starts_with("flash-cache-"))
+            .find(|o| o.capacity_gb.is_some_and(|c| (c - size).abs() < 1e-6))
+            .map(|o| o.key.clone())
+            .unwrap_or_default();
+        let gain = ctx
+            .plan
+            .options
+            .iter()
+            .find(|o| o.key == key)
+            .map_or(0.0, |o| crate::projection::mid_gain(o) * 100.0);
+        if gain < self.gain_pct_min {
+            return Err(format!(
+                "the projected gain ({}%) is below {}%",
+                f1(gain),
+                f0(self.gain_pct_min)
+            ));
+        }
+        Ok(FcChoice {
+            size_gb: size,
+            sga_cost_mb: plan.sga_cost_mb.unwrap_or(0.0),
+            key,
+        })
+    }
+}
+
+/// The advisory row with the largest size factor: (size factor, read
+/// factor, src).
+fn advisory_max_factor(w: &Workload) -> Option<(f64, f64, awrflash_model::EvidenceSrc)> {
+    w.report
+        .buffer_pool_advisory
+        .iter()
+        .filter(|r| r.pool.is_empty() || r.pool.eq_ignore_ascii_case("D"))
+        .filter_map(|r| Some((r.size_factor?, r.est_phys_read_factor?, w.src(&r.src))))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+/// SQL lines that configure a flash cache of `size_gb`.
+pub fn flash_cache_sql(w: &Workload, size_gb: f64, sga_cost_mb: f64) -> Vec<String> {
+    let mut v = vec![
+        "-- Database Smart Flash Cache runs on Oracle Linux and Solaris only".to_string(),
+        "ALTER SYSTEM SET db_flash_cache_file = '/dev/flash/flash_cache01' SCOPE = SPFILE;".into(),
+        format!(
+            "ALTER SYSTEM SET db_flash_cache_size = {}G SCOPE = SPFILE;",
+            f0(size_gb.ceil())
+        ),
+    ];
+    let sga = w
+        .report
+        .parameter("sga_target")
+        .and_then(|p| crate::util::parse_size(&p.value))
+        .filter(|b| *b > 0.0);
+    if let Some(b) = sga {
+        let new_mb = (b / 1_048_576.0 + sga_cost_mb).ceil();
+        v.push(format!(
+            "ALTER SYSTEM SET sga_target = {}M SCOPE = SPFILE; -- + {} MB for flash buffer headers",
+            f0(new_mb),
+            f0(sga_cost_mb.ceil())
+        ));
+    } else {
+        v.push(format!(
+            "-- grow the SGA (sga_target or db_cache_size) by {} MB for the flash buffer headers",
+            f0(sga_cost_mb.ceil())
+        ));
+    }
+    v.push("-- restart the instance for the flash cache to take effect".into());
+    v
+}
+
+impl Check for FlashCacheCandidate {
+    fn check(&self, ctx: &Ctx) -> Vec<Hit> {
+        let w = ctx.w;
+        let Ok(choice) = self.assess(ctx) else {
+            return Vec::new();
+        };
+        let opt = ctx.plan.options.iter().find(|o| o.key == choice.key);
+        let buf_gb = w
+            .buffer_cache_bytes
+            .as_ref()
+            .map_or(0.0, |b| b.value / 1_073_741_824.0);
+        let mut h = Hit::new(format!(
+            "A Database Smart Flash Cache of {} GB ({}x the {} GB buffer cache) would serve most of the single-block reads the buffer cache misses; it costs {} MB of SGA for buffer headers ({} bytes per flash buffer). Read-mostly, working set beyond the buffer cache, CPU to spare: the case the flash cache was built for.",
+            f0(choice.size_gb),
+            f1(ratio(choice.size_gb, buf_gb)),
+            f1(buf_gb),
+            f0(choice.sga_cost_mb),
+            if w.rac { 200 } else { 100 }
+        ));
+        h = h
+            .ev_opt(w.buffer_cache_bytes.as_ref().map(|b| {
+                Num {
+                    value: b.value / 1_073_741_824.0,
+                    src: b.src.clone(),
+                    derived: Some("buffer cache bytes / 2^30".into()),
+                }
+                .evidence("buffer cache", "GB")
+            }))
+            .ev(derived(
+                "single-block read share of DB time",
+                w.share_pct(SINGLE_BLOCK),
+                "%",
+                "sum of single-block read events / DB time",
+            ));
+        if let Some((sf, rf, src)) = advisory_max_factor(w) {
+            h = h.ev(row_ev(
+                format!("Buffer Pool Advisory read factor at {}x", f1(sf)),
+                rf,
+                "ratio",
+                src,
+            ));
+        }
+        if let Some(o) = opt {
+            h = h.projection(Some(o.projection.clone()));
+        }
+        vec![h.fix(
+            format!(
+                "Configure a {} GB flash cache on a flash device and grow the SGA by {} MB; the curve in the flash cache plan shows the sizes tried.",
+                f0(choice.size_gb),
+                f0(choice.sga_cost_mb)
+            ),
+            flash_cache_sql(w, choice.size_gb, choice.sga_cost_mb),
+        )]
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlashCacheJudged {
+    dbwr_overloaded_pct_warning: f64,
+}
+
+/// A flash cache statistic from the report, else from a sysstat spool.
+fn fc_stat(ctx: &Ctx, name: &str) -> Option<Num> {
+    if let Some(n) = ctx.w.stat_total(name) {
+        return Some(n);
+    }
+    for s in &ctx.sysstat {
+        let path = s.source.path.clone();
+        let from = |v: &awrflash_model::SysstatValue| {
+            v.value.map(|x| Num {
+                value: x,
+                src: Some(awrflash_model::EvidenceSrc {
+                    path: path.clone(),
+                    section: v.src.section.clone(),
+                    line: v.src.line,
+                }),
+                derived: None,
+            })
+        };
+        if let Some(v) = s.deltas.iter().find(|v| v.name.eq_ignore_ascii_case(name)) {
+            return from(v);
+        }
+        if let Some(v) = s
+            .captures
+            .last()
+            .and_then(|c| c.values.iter().find(|v| v.name.eq_ignore_ascii_case(name)))
+        {
+            return from(v);
+        }
+    }
+    None
+}
+
+impl Check for FlashCacheJudged {
+    fn check(&self, ctx: &Ctx) -> Vec<Hit> {
+        let w = ctx.w;
+        let hits = fc_stat(ctx, "physical read flash cache hits");
+        let inserts = fc_stat(ctx, "flash cache inserts");
+        if hits.as_ref().is_none_or(|h| h.value <= 0.0)
+            && inserts.as_ref().is_none_or(|h| h.value <= 0.0)
+        {
+            return Vec::new();
+        }
+        let skip_names = [
+            "flash cache insert skip: DBWR overloaded",
+            "flash cache insert skip: exists",
+            "flash cache insert skip: not current",
+            "flash cache insert skip: not useful",
+            "flash cache insert skip: modification",
+            "flash cache insert skip: corrupt",
+        ];
+        let skips: Vec<(&str, Num)> = skip_names
+            .iter()
+            .filter_map(|n| fc_stat(ctx, n).map(|v| (*n, v)))
+            .collect();
+        let skip_total: f64 = skips.iter().map(|(_, v)| v.value).sum();
+        let ins = inserts.as_ref().map_or(0.0, |n| n.value);
+        let dbwr = skips
+            .iter()
+            .find(|(n, _)| n.ends_with("DBWR overloaded"))
+            .map_or(0.0, |(_, v)| v.value);
+        let dbwr_pct = ratio(dbwr * 100.0, ins + skip_total);
+        let disk_ms = {
+            let evs = w.events_in(&["db file sequential read"]);
+            evs.first().map(|e| e.avg_ms)
+        };
+        let fc_ms = w
+            .event("db flash cache single block physical read")
+            .map(|e| e.avg_ms)
+            .unwrap_or_else(|| {
+                ctx.flash
+                    .service_ms(crate::devices::IoKind::Read, w.block_size / 1024.0, 1.0)
+            });
+        let hit_n = hits.as_ref().map_or(0.0, |h| h.value);
+        let mut msg = format!(
+            "A flash cache is in use: {} reads served from it, {} inserts, {}% of insert attempts skipped because DBWR was overloaded.",
+            f0(hit_n),
+            f0(ins),
+            f1(dbwr_pct)
+        );
+        let mut h = Hit::new(String::new());
+        if let Some(d) = disk_ms {
+            let saved = hit_n * (d - fc_ms).max(0.0) / 1000.0;
+            msg.push_str(&format!(
+                " Time saved: {} hits x ({} ms disk read - {} ms flash cache read) = {} s{}.",
+                f0(hit_n),
+                f2(d),
+                f2(fc_ms),
+                f0(saved),
+                if w.db_time() > 0.0 {
+                    format!(" ({}% of DB time)", f1(saved * 100.0 / w.db_time()))
+                } else {
+                    String::new()
+                }
+            ));
+            h = h.ev(derived(
+                "time saved by flash cache hits",
+                saved,
+                "s",
+                "hits x (db file sequential read avg - flash cache read avg)",
+            ));
+        }
+        if let Some(n) = &hits {
+            h = h.ev(n.evidence("physical read flash cache hits", "reads"));
+        }
+        if let Some(n) = &inserts {
+            h = h.ev(n.evidence("flash cache inserts", "inserts"));
+        }
+        for (n, v) in &skips {
+            h = h.ev(v.evidence(n, "skips"));
+        }
+        if dbwr_pct >= self.dbwr_overloaded_pct_warning {
+            msg.push_str(" DBWR is too busy to populate the cache: it is ineffective until the write load is relieved.");
+            h = h.severity(Severity::Warning).fix(
+                "Relieve DBWR first (faster datafile writes, more DB writers) or move the most-written segments to flash; the flash cache only helps reads of blocks DBWR had time to insert.",
+                Vec::new(),
+            );
+        } else {
+            h = h.fix(
+                "Keep it; compare the time saved with the SGA its headers take, and check the size against the flash cache curve.",
+                Vec::new(),
+            );
+        }
+        h.message = msg;
+        vec![h]
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExadataOptimized {
+    optimized_pct_low: f64,
+}
+
+impl Check for ExadataOptimized {
+    fn check(&self, ctx: &Ctx) -> Vec<Hit> {
+        let w = ctx.w;
+        let cell_hits = w.stat_total("cell flash cache read hits");
+        let optimized = w.stat_total("physical read requests optimized");
+        let total = w.stat_total("physical read total IO requests");
+        let is_cell = w.events.iter().any(|e| e.name.starts_with("cell "));
+        if !is_cell && cell_hits.as_ref().is_none_or(|n| n.value <= 0.0) {
+            return Vec::new();
+        }
+        let Some(total) = total.filter(|t| t.value > 0.0) else {
+            return Vec::new();
+        };
+        let opt = optimized
+            .clone()
+            .or_else(|| cell_hits.clone())
+            .map_or(0.0, |n| n.value);
+        let pct = (opt * 100.0 / total.value).min(100.0);
+        let el = w.elapsed();
+        let unopt_s = ratio((total.value - opt).max(0.0), el);
+        let mut h = Hit::new(format!(
+            "Exadata: {}% of read requests are already optimized (served by the cell flash cache or storage indexes); {} unoptimized read requests per second remain on disk. Only those can still gain from flash: rank segments by UnOptimized Reads.",
+            f1(pct),
+            f0(unopt_s)
+        ))
+        .severity(Severity::Info)
+        .ev(total.evidence("physical read total IO requests", "requests"))
+        .ev_opt(optimized.map(|n| n.evidence("physical read requests optimized", "requests")))
+        .ev_opt(cell_hits.map(|n| n.evidence("cell flash cache read hits", "hits")))
+        .ev(derived("optimized share of read requests", pct, "%", "optimized requests / total read requests"));
+        if pct < self.optimized_pct_low {
+            h = h.severity(Severity::Warning).fix(
+                "Most reads miss the cell flash cache: check CELL_FLASH_CACHE KEEP for the hottest segments (Segments by UnOptimized Reads) and the flash cache size per cell.",
+                vec!["ALTER TABLE <owner>.<hot_table> STORAGE (CELL_FLASH_CACHE KEEP);".into()],
+            );
+        } else {
+            h = h.fix(
+                "The cell flash cache already serves most reads; gains from more flash are limited to the unoptimized remainder.",
+                Vec::new(),
+            );
+        }
+        vec![h]
+    }
+}

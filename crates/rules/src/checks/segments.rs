@@ -1,0 +1,405 @@
+//! What to move: hot segments, or hot tablespaces without segment
+//! statistics; TEMP, UNDO and the recovery area (002 "Database components
+//! for SSD"; 000 section 8).
+
+use awrflash_model::{FileIoRow, IoStatRow, Severity};
+use serde::Deserialize;
+
+use super::{Check, Ctx, Hit, derived, row_ev};
+use crate::segments::{FLASH_TS, read_key};
+use crate::util::{f0, f1, ident, lit};
+use crate::workload::{MULTIBLOCK, SINGLE_BLOCK, TEMP, Workload, ratio};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HotSegments {
+    read_share_pct_min: f64,
+    listed_max: usize,
+}
+
+impl Check for HotSegments {
+    fn check(&self, ctx: &Ctx) -> Vec<Hit> {
+        let w = ctx.w;
+        let list = &ctx.plan.ranked.list;
+        if list.is_empty() {
+            return Vec::new();
+        }
+        let mut names: Vec<&str> = SINGLE_BLOCK.to_vec();
+        names.extend(MULTIBLOCK);
+        let read_share = w.share_pct(&names);
+        if read_share < self.read_share_pct_min {
+            return Vec::new();
+        }
+        let cov = ctx.plan.ranked.read_share * 100.0;
+        let idx = list
+            .iter()
+            .filter(|s| crate::segments::is_index(&s.object_type))
+            .count();
+        let sized = list.iter().any(|s| s.size_gb.is_some());
+        let basis = read_key(w).unwrap_or("physical_writes").replace('_', " ");
+        let mut msg = format!(
+            "{} segments carry {}% of the database's read requests (ranked by {}; {} of them indexes, listed first since random index access gains most). Reads are {}% of DB time.",
+            list.len(),
+            f1(cov),
+            basis,
+            idx,
+            f1(read_share)
+        );
+        if sized {
+            let total: f64 = list
+                .iter()
+                .filter(|s| s.fits_budget != Some(false))
+                .filter_map(|s| s.size_gb)
+                .sum();
+            msg.push_str(&format!(
+                " Ranked by I/O density (requests/s per GB) from the segment sizes; {} GB chosen{}.",
+                f1(total),
+                ctx.opts
+                    .flash_capacity_gb
+                    .map(|b| format!(" within the {} GB flash budget", f0(b)))
+                    .unwrap_or_default()
+            ));
+        }
+        let mut h = Hit::new(msg);
+        for s in list.iter().take(self.listed_max) {
+            if let Some(v) = s.read_requests {
+                h = h.ev(awrflash_model::Evidence {
+                    label: format!("{}.{} read requests", s.owner, s.object),
+                    value: crate::workload::round(v),
+                    unit: "requests".into(),
+                    src: s.src.clone(),
+                    derived_from: None,
+                });
+            }
+        }
+        h = h.ev(derived(
+            "read requests covered by the listed segments",
+            cov,
+            "%",
+            "sum of the segments' % of total",
+        ));
+        let mut sql = vec![format!(
+            "CREATE TABLESPACE {FLASH_TS} DATAFILE '+FLASH' SIZE 10G AUTOEXTEND ON; -- on the flash device"
+        )];
+        sql.extend(
+            list.iter()
+                .filter(|s| s.fits_budget != Some(false))
+                .filter_map(|s| s.sql.clone()),
+        );
+        let p = ctx.projection_of(&["hot-segments"]);
+        if let Some(p) = &p
+            && ratio(p.db_time_after_high_s, p.db_time_before_s) < 0.7
+        {
+            h = h.severity(Severity::Critical);
+        }
+        h = h
+            .projection(p)
+            .fix(
+                "Create a tablespace on flash and move these segments there, indexes first (online rebuild/move where the release allows).",
+                sql,
+            );
+        vec![h]
+    }
+}
+
+fn io_total(r: &FileIoRow) -> f64 {
+    r.reads.unwrap_or(0.0) + r.writes.unwrap_or(0.0)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HotTablespaces {
+    read_share_pct_min: f64,
+    listed_max: usize,
+}
+
+impl Check for HotTablespaces {
+    fn check(&self, ctx: &Ctx) -> Vec<Hit> {
+        let w = ctx.w;
+        if read_key(w).is_some() || w.report.tablespace_io.is_empty() {
+            return Vec::new();
+        }
+        let mut names: Vec<&str> = SINGLE_BLOCK.to_vec();
+        names.extend(MULTIBLOCK);
+        let read_share = w.share_pct(&names);
+        if read_share < self.read_share_pct_min {
+            return Vec::new();
+        }
+        let total: f64 = w.report.tablespace_io.iter().filter_map(|r| r.reads).sum();
+        if total <= 0.0 {
+            return Vec::new();
+        }
+        let mut rows: Vec<&FileIoRow> = w.report.tablespace_io.iter().collect();
+        rows.sort_by(|a, b| {
+            b.reads
+                .unwrap_or(0.0)
+                .total_cmp(&a.reads.unwrap_or(0.0))
+                .then(a.tablespace.cmp(&b.tablespace))
+        });
+        let top: Vec<&FileIoRow> = rows.into_iter().take(self.listed_max).collect();
+        let cov: f64 = top.iter().filter_map(|r| r.reads).sum::<f64>() * 100.0 / total;
+        let names_list: Vec<String> = top.iter().map(|r| r.tablespace.clone()).collect();
+        let mut h = Hit::new(format!(
+            "The report has no segment statistics (Statspack below level 7, or the sections are missing), so tablespaces and files stand in: {} carry {}% of the reads. Reads are {}% of DB time.",
+            names_list.join(", "),
+            f1(cov),
+            f1(read_share)
+        ));
+        for r in &top {
+            if let Some(v) = r.reads {
+                h = h.ev(row_ev(
+                    format!("{} reads", r.tablespace),
+                    v,
+                    "reads",
+                    w.src(&r.src),
+                ));
+            }
+            if let Some(v) = r.avg_read_ms {
+                h = h.ev(row_ev(
+                    format!("{} avg read", r.tablespace),
+                    v,
+                    "ms",
+                    w.src(&r.src),
+                ));
+            }
+        }
+        let sql = datafile_moves(w, &names_list);
+        h = h
+            .projection(
+                ctx.projection_of(&["whole-db"]),
+            )
+            .fix(
+                "Move the datafiles of these tablespaces to flash (online datafile move from 12c; RMAN backup as copy + switch before), or take a level 7 snapshot/AWR with segment statistics to move single segments instead.",
+                sql,
+            );
+        vec![h]
+    }
+}
+
+fn datafile_moves(w: &Workload, tablespaces: &[String]) -> Vec<String> {
+    let files: Vec<&FileIoRow> = w
+        .report
+        .file_io
+        .iter()
+        .filter(|f| {
+            tablespaces
+                .iter()
+                .any(|t| t.eq_ignore_ascii_case(&f.tablespace))
+        })
+        .filter(|f| f.file.is_some())
+        .collect();
+    if files.is_empty() {
+        return tablespaces
+            .iter()
+            .map(|t| {
+                format!(
+                    "-- tablespace {t}: ALTER DATABASE MOVE DATAFILE '<file of {t}>' TO '+FLASH';"
+                )
+            })
+            .collect();
+    }
+    files
+        .iter()
+        .filter_map(|f| f.file.as_deref())
+        .map(|f| format!("ALTER DATABASE MOVE DATAFILE {} TO '+FLASH';", lit(f)))
+        .collect()
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TempIo {
+    share_pct_min: f64,
+    tablespace_share_pct_min: f64,
+}
+
+fn ts_share<'a>(
+    w: &Workload<'a>,
+    pred: impl Fn(&str) -> bool,
+) -> Option<(f64, Vec<&'a FileIoRow>)> {
+    let total: f64 = w.report.tablespace_io.iter().map(io_total).sum();
+    if total <= 0.0 {
+        return None;
+    }
+    let rows: Vec<&FileIoRow> = w
+        .report
+        .tablespace_io
+        .iter()
+        .filter(|r| pred(&r.tablespace.to_ascii_uppercase()))
+        .collect();
+    let s: f64 = rows.iter().map(|r| io_total(r)).sum();
+    Some((s * 100.0 / total, rows))
+}
+
+impl Check for TempIo {
+    fn check(&self, ctx: &Ctx) -> Vec<Hit> {
+        let w = ctx.w;
+        let share = w.share_pct(TEMP);
+        let ts = ts_share(w, |t| t.contains("TEMP"));
+        let ts_pct = ts.as_ref().map_or(0.0, |x| x.0);
+        if share < self.share_pct_min && ts_pct < self.tablespace_share_pct_min {
+            return Vec::new();
+        }
+        let mut h = Hit::new(format!(
+            "Temporary I/O (sorts, hash joins spilling to disk) takes {}% of DB time and {}% of the tablespace I/O: TEMP is a flash candidate of its own.",
+            f1(share),
+            f1(ts_pct)
+        ));
+        for e in w.events_in(TEMP) {
+            h = h
+                .ev(e.time_num().evidence(&format!("{} time", e.name), "s"))
+                .ev(e.avg_num().evidence(&format!("{} avg wait", e.name), "ms"));
+        }
+        if let Some((_, rows)) = &ts {
+            for r in rows {
+                h = h.ev(row_ev(
+                    format!("{} reads + writes", r.tablespace),
+                    io_total(r),
+                    "I/Os",
+                    w.src(&r.src),
+                ));
+            }
+        }
+        h = h
+            .projection(
+                ctx.projection_of(&["temp"]),
+            )
+            .fix(
+                "Create a temporary tablespace on flash and make it the default (check first whether a larger PGA removes the spills).",
+                vec![
+                    "CREATE TEMPORARY TABLESPACE TEMP_FLASH TEMPFILE '+FLASH' SIZE 32G AUTOEXTEND ON;".into(),
+                    "ALTER DATABASE DEFAULT TEMPORARY TABLESPACE TEMP_FLASH;".into(),
+                ],
+            );
+        vec![h]
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UndoIo {
+    tablespace_share_pct_min: f64,
+}
+
+impl Check for UndoIo {
+    fn check(&self, ctx: &Ctx) -> Vec<Hit> {
+        let w = ctx.w;
+        let Some((pct, rows)) = ts_share(w, |t| t.contains("UNDO")) else {
+            return Vec::new();
+        };
+        if pct < self.tablespace_share_pct_min || rows.is_empty() {
+            return Vec::new();
+        }
+        let mut h = Hit::new(format!(
+            "The undo tablespace carries {}% of the tablespace I/O: UNDO is a flash candidate of its own (in the seed, TEMP and UNDO on SSD made index creation 20% faster).",
+            f1(pct)
+        ));
+        for r in &rows {
+            h = h.ev(row_ev(
+                format!("{} reads + writes", r.tablespace),
+                io_total(r),
+                "I/Os",
+                w.src(&r.src),
+            ));
+        }
+        h = h.ev(derived(
+            "undo share of tablespace I/O",
+            pct,
+            "%",
+            "undo reads + writes / all tablespace reads + writes",
+        ));
+        let name = rows
+            .first()
+            .map(|r| r.tablespace.clone())
+            .unwrap_or_default();
+        h = h.fix(
+            format!("Create an undo tablespace on flash and switch to it (the old one, {name}, can be dropped once its undo has expired)."),
+            vec![
+                "CREATE UNDO TABLESPACE UNDO_FLASH DATAFILE '+FLASH' SIZE 16G AUTOEXTEND ON;".into(),
+                "ALTER SYSTEM SET undo_tablespace = 'UNDO_FLASH' SCOPE = BOTH;".into(),
+                format!("-- later: DROP TABLESPACE {} INCLUDING CONTENTS AND DATAFILES;", ident(&name)),
+            ],
+        );
+        vec![h]
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecoveryAreaIo {
+    share_pct_min: f64,
+}
+
+fn mb(r: &IoStatRow) -> f64 {
+    r.reads_mb.unwrap_or(0.0) + r.writes_mb.unwrap_or(0.0)
+}
+
+fn is_total(s: Option<&String>) -> bool {
+    s.is_some_and(|x| x.trim().to_ascii_uppercase().starts_with("TOTAL"))
+}
+
+impl Check for RecoveryAreaIo {
+    fn check(&self, ctx: &Ctx) -> Vec<Hit> {
+        let w = ctx.w;
+        let (rows, by_function): (&[IoStatRow], bool) = if !w.report.iostat_function.is_empty() {
+            (&w.report.iostat_function, true)
+        } else {
+            (&w.report.iostat_filetype, false)
+        };
+        let total: f64 = rows
+            .iter()
+            .filter(|r| !is_total(r.function.as_ref()) && !is_total(r.filetype.as_ref()))
+            .map(mb)
+            .sum();
+        if total <= 0.0 {
+            return Vec::new();
+        }
+        let hit = |r: &&IoStatRow| {
+            let name = if by_function {
+                r.function.clone()
+            } else {
+                r.filetype.clone()
+            }
+            .unwrap_or_default()
+            .to_ascii_uppercase();
+            name == "ARCH"
+                || name == "RMAN"
+                || name.contains("ARCHIVE")
+                || name.contains("BACKUP")
+                || name.contains("FLASHBACK")
+                || name.contains("COPY")
+        };
+        let sel: Vec<&IoStatRow> = rows.iter().filter(hit).collect();
+        let s: f64 = sel.iter().map(|r| mb(r)).sum();
+        let pct = s * 100.0 / total;
+        if pct < self.share_pct_min {
+            return Vec::new();
+        }
+        let mut h = Hit::new(format!(
+            "Archiving, backup and flashback I/O is {}% of the database's I/O volume ({} MB): the recovery area is a flash candidate (in the seed, RMAN backup ran in 30 instead of 60 minutes on flash).",
+            f1(pct),
+            f0(s)
+        ))
+        .severity(Severity::Info);
+        for r in &sel {
+            let name = r
+                .function
+                .clone()
+                .or_else(|| r.filetype.clone())
+                .unwrap_or_default();
+            h = h.ev(row_ev(
+                format!("{name} MB read + written"),
+                mb(r),
+                "MB",
+                w.src(&r.src),
+            ));
+        }
+        h = h.fix(
+            "Put the fast recovery area (archived logs, backups, flashback logs) on flash, or at least off the spindles the datafiles use.",
+            vec![
+                "ALTER SYSTEM SET db_recovery_file_dest_size = 500G SCOPE = BOTH;".into(),
+                "ALTER SYSTEM SET db_recovery_file_dest = '+FLASH' SCOPE = BOTH;".into(),
+            ],
+        );
+        vec![h]
+    }
+}

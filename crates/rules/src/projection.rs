@@ -1,0 +1,728 @@
+//! The projection model (design: ADVISOR.md section 5).
+//!
+//! For each option (hot segments, whole database, redo, TEMP, flash cache of
+//! size S) it projects DB time and DB time per transaction after the change
+//! as a low-high range:
+//!
+//! 1. DB time is split into CPU, single-block reads, multiblock reads, temp
+//!    I/O, foreground write waits, commit, flash-cache reads and other.
+//! 2. Each affected wait gets a new latency from the device profile. The
+//!    device's concurrency comes from Little's law: outstanding I/Os = I/O
+//!    rate x average wait. The low latency is the fixed point at today's
+//!    rate; the high one keeps today's outstanding count (sessions that wait
+//!    less issue more I/O).
+//! 3. Saved time = affected waits x (current average - new latency).
+//! 4. Response-time ratio = projected / current DB time per transaction; the
+//!    throughput it implies is capped by CPU and channel headroom (the
+//!    bottleneck law, 000 section 5). OLTP at CPU saturation still gained
+//!    ~1.3x in 000 Table 6.2 (fewer processes needed), so OLTP keeps that
+//!    floor. The high end also charges CPU queueing (M/M/1 inflation of DB
+//!    CPU at the utilisation the optimistic throughput implies).
+//! 5. Flash cache: the Buffer Pool Advisory curve is extrapolated to the
+//!    buffer plus flash size (two fits, see `fit_advisory`); reads avoided become flash
+//!    reads; the SGA spent on flash buffer headers shrinks the buffer cache.
+
+use awrflash_model::{
+    DbTimeBreakdown, EvidenceSrc, FlashCachePlan, FlashCachePoint, OptionProjection, Projection,
+    ProjectionStep,
+};
+
+use crate::devices::{DeviceProfile, IoKind};
+use crate::segments::Ranked;
+use crate::util::{f1, f2};
+use crate::workload::{
+    Ev, FLASH_CACHE_READS, MULTIBLOCK, SINGLE_BLOCK, TEMP, Workload, ratio, round,
+};
+
+/// Throughput gain OLTP kept at CPU saturation (000 Table 6.2: 33,006 vs
+/// 25,027 TPS = 1.32; Table 6.5 at 96 clients: 1.30).
+pub const OLTP_SATURATION_GAIN: f64 = 1.3;
+/// Flash cache sizes tried, as multiples of the buffer cache (003: 2x-10x).
+pub const FLASH_CACHE_MULTIPLES: &[f64] = &[2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0];
+/// SGA bytes per flash cache buffer header (003 Key Points): 100, RAC 200.
+pub const HEADER_BYTES: f64 = 100.0;
+pub const HEADER_BYTES_RAC: f64 = 200.0;
+/// Coverage target of the hot-segment list (percent of read requests).
+pub const SEGMENT_COVERAGE_PCT: f64 = 80.0;
+
+/// Bottleneck caps on throughput.
+#[derive(Debug, Clone, Default)]
+pub struct Caps {
+    pub busy_pct: Option<f64>,
+    /// CPUs of the host (for the queueing charge).
+    pub cpus: Option<f64>,
+    pub cpu: Option<f64>,
+    pub channel_util_pct: Option<f64>,
+    pub channel: Option<f64>,
+}
+
+/// What the projection produced for one workload.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    pub breakdown: DbTimeBreakdown,
+    pub options: Vec<OptionProjection>,
+    pub ranked: Ranked,
+    pub flash_cache: Option<FlashCachePlan>,
+    pub caps: Caps,
+    pub oltp: bool,
+    pub device: String,
+}
+
+/// How an affected wait changes.
+enum Mode {
+    Read(f64),
+    Write(f64),
+    /// DBWR-bound waits shrink with the write latency ratio.
+    DbwrBound {
+        dbwr_avg_ms: f64,
+    },
+    /// log file sync: parallel write part replaced by the device's write.
+    Redo {
+        lfpw_avg_ms: f64,
+        size_kb: f64,
+    },
+}
+
+struct Affected<'e> {
+    ev: &'e Ev,
+    share: f64,
+    mode: Mode,
+}
+
+pub fn plan(w: &Workload, dev: &DeviceProfile, ranked: Ranked, opts: &crate::Options) -> Plan {
+    let breakdown = w.breakdown();
+    let caps = caps(w, opts);
+    let oltp = breakdown.single_block_read_s >= breakdown.multiblock_read_s
+        && w.txn_per_s.as_ref().is_some_and(|t| t.value >= 1.0);
+    let mut p = Plan {
+        breakdown,
+        options: Vec::new(),
+        ranked,
+        flash_cache: None,
+        caps,
+        oltp,
+        device: dev.name.clone(),
+    };
+    if w.db_time() <= 0.0 || w.events.is_empty() {
+        return p;
+    }
+    let mb_kb = w.multiblock_read_kb().value;
+    let bs_kb = w.block_size / 1024.0;
+    let dbwr = w
+        .background("db file parallel write")
+        .map(|e| e.avg_ms)
+        .filter(|v| *v > 0.0);
+    let reads = |share: f64| -> Vec<Affected> {
+        let mut v = Vec::new();
+        for e in w.events_in(SINGLE_BLOCK) {
+            v.push(Affected {
+                ev: e,
+                share,
+                mode: Mode::Read(bs_kb),
+            });
+        }
+        for e in w.events_in(MULTIBLOCK) {
+            if e.name.starts_with("cell smart") {
+                continue;
+            }
+            v.push(Affected {
+                ev: e,
+                share,
+                mode: Mode::Read(mb_kb),
+            });
+        }
+        v
+    };
+    let writes = |share: f64| -> Vec<Affected> {
+        let mut v = Vec::new();
+        for name in ["free buffer waits", "write complete waits"] {
+            if let (Some(e), Some(d)) = (w.event(name), dbwr) {
+                v.push(Affected {
+                    ev: e,
+                    share,
+                    mode: Mode::DbwrBound { dbwr_avg_ms: d },
+                });
+            }
+        }
+        if let Some(e) = w.event("direct path write") {
+            v.push(Affected {
+                ev: e,
+                share,
+                mode: Mode::Write(mb_kb),
+            });
+        }
+        v
+    };
+    let temp = || -> Vec<Affected> {
+        w.events_in(TEMP)
+            .into_iter()
+            .map(|e| Affected {
+                ev: e,
+                share: 1.0,
+                mode: if e.name.contains("write") {
+                    Mode::Write(mb_kb)
+                } else {
+                    Mode::Read(mb_kb)
+                },
+            })
+            .collect()
+    };
+
+    // Hot segments.
+    if !p.ranked.list.is_empty() {
+        let in_budget: Vec<_> = p
+            .ranked
+            .list
+            .iter()
+            .filter(|s| s.fits_budget != Some(false))
+            .collect();
+        let rshare = ratio(
+            in_budget.iter().filter_map(|s| s.pct_of_reads).sum::<f64>(),
+            100.0,
+        )
+        .clamp(0.0, 1.0);
+        let wshare = p.ranked.write_share;
+        let mut aff = reads(rshare);
+        aff.extend(writes(wshare));
+        let cap_gb: Option<f64> = {
+            let known: Vec<f64> = in_budget.iter().filter_map(|s| s.size_gb).collect();
+            (known.len() == in_budget.len() && !known.is_empty()).then(|| known.iter().sum())
+        };
+        let mut o = option(
+            w,
+            dev,
+            &p,
+            "hot-segments",
+            &format!(
+                "Move the {} hottest segments to flash ({}% of read requests)",
+                in_budget.len(),
+                f1(rshare * 100.0)
+            ),
+            aff,
+        );
+        o.capacity_gb = cap_gb.map(round);
+        o.notes.push(format!(
+            "share of read waits affected = the listed segments' share of read requests ({}%); of write waits, their share of physical writes ({}%)",
+            f1(rshare * 100.0),
+            f1(wshare * 100.0)
+        ));
+        p.options.push(o);
+    }
+    // Whole database (redo stays where it is, as in 000).
+    {
+        let mut aff = reads(1.0);
+        aff.extend(writes(1.0));
+        aff.extend(temp());
+        let o = option(
+            w,
+            dev,
+            &p,
+            "whole-db",
+            "Move every datafile and tempfile to flash (redo unchanged)",
+            aff,
+        );
+        p.options.push(o);
+    }
+    // Redo.
+    if let Some(lfs) = w.event("log file sync") {
+        let lfpw = w
+            .background("log file parallel write")
+            .map(|e| e.avg_ms)
+            .unwrap_or(lfs.avg_ms);
+        let size_kb = w.avg_redo_write_kb.as_ref().map_or(4.0, |n| n.value);
+        let mut o = option(
+            w,
+            dev,
+            &p,
+            "redo",
+            "Move the online redo logs to flash (4 KB redo block size)",
+            vec![Affected {
+                ev: lfs,
+                share: 1.0,
+                mode: Mode::Redo {
+                    lfpw_avg_ms: lfpw,
+                    size_kb,
+                },
+            }],
+        );
+        o.notes.push(format!(
+            "log file sync keeps its non-write part ({} ms - {} ms log file parallel write); the low latency assumes 4 KB-aligned redo writes, the high one 512-byte alignment (000 Table 6.1)",
+            f2(lfs.avg_ms),
+            f2(lfpw)
+        ));
+        p.options.push(o);
+    }
+    // TEMP.
+    let t = temp();
+    if !t.is_empty() {
+        let o = option(
+            w,
+            dev,
+            &p,
+            "temp",
+            "Move the temporary tablespace to flash",
+            t,
+        );
+        p.options.push(o);
+    }
+    // Flash cache.
+    let (fc, fc_opts) = flash_cache(w, dev, &p);
+    p.flash_cache = fc;
+    p.options.extend(fc_opts);
+    // Rank: best mid gain first, then key.
+    p.options
+        .sort_by(|a, b| mid_gain(b).total_cmp(&mid_gain(a)).then(a.key.cmp(&b.key)));
+    p
+}
+
+/// Mid-range response-time gain (1 - ratio).
+pub fn mid_gain(o: &OptionProjection) -> f64 {
+    1.0 - 0.5 * (o.projection.response_ratio_low + o.projection.response_ratio_high)
+}
+
+fn caps(w: &Workload, opts: &crate::Options) -> Caps {
+    let mut c = Caps {
+        cpus: w.cpus(),
+        ..Caps::default()
+    };
+    if let Some(b) = &w.host_busy_pct {
+        c.busy_pct = Some(b.value);
+        if b.value > 0.0 {
+            c.cpu = Some(100.0 / b.value);
+        }
+    }
+    if let (Some(ch), Some(io)) = (opts.channel_mbps, &w.io_mb_s)
+        && ch > 0.0
+        && io.value > 0.0
+    {
+        c.channel_util_pct = Some(io.value * 100.0 / ch);
+        c.channel = Some(ch / io.value);
+    }
+    c
+}
+
+fn new_latency(w: &Workload, dev: &DeviceProfile, a: &Affected) -> (f64, f64) {
+    let el = w.elapsed();
+    let cur = a.ev.avg_ms;
+    let rate = if el > 0.0 {
+        a.ev.waits * a.share / el
+    } else {
+        0.0
+    };
+    let l_old = rate * cur / 1000.0;
+    let at = |kind: IoKind, size: f64| -> (f64, f64) {
+        let (lo, _) = dev.at_rate(kind, size, rate);
+        let hi = dev.service_ms(kind, size, (l_old / dev.units).max(1.0));
+        (lo.min(hi), hi.max(lo))
+    };
+    let (lo, hi) = match a.mode {
+        Mode::Read(s) => at(IoKind::Read, s),
+        Mode::Write(s) => at(IoKind::Write, s),
+        Mode::DbwrBound { dbwr_avg_ms } => {
+            let (l, h) = at(IoKind::Write, w.block_size / 1024.0);
+            (
+                cur * (l / dbwr_avg_ms).min(1.0),
+                cur * (h / dbwr_avg_ms).min(1.0),
+            )
+        }
+        Mode::Redo {
+            lfpw_avg_ms,
+            size_kb,
+        } => {
+            // LGWR writes one redo write at a time: concurrency 1.
+            let t = dev.service_ms(IoKind::Write, size_kb, 1.0);
+            let pen = misalignment_penalty(dev, size_kb);
+            let rest = (cur - lfpw_avg_ms).max(0.0);
+            (rest + t, rest + t * pen)
+        }
+    };
+    (lo.min(cur), hi.min(cur))
+}
+
+/// 000 Table 6.1: small writes not on a 4 KB boundary cost up to the
+/// profile's penalty; the penalty fades with size and is gone by 1 MB.
+pub fn misalignment_penalty(dev: &DeviceProfile, size_kb: f64) -> f64 {
+    let p = dev.misaligned_write_penalty.unwrap_or(1.0);
+    let s = size_kb.clamp(16.0, 1024.0);
+    let f = ((1024.0f64).ln() - s.ln()) / ((1024.0f64).ln() - (16.0f64).ln());
+    1.0 + (p - 1.0) * f
+}
+
+fn component_of(name: &str) -> &'static str {
+    let n = name.to_ascii_lowercase();
+    if SINGLE_BLOCK.contains(&n.as_str()) {
+        "single_block_read"
+    } else if MULTIBLOCK.contains(&n.as_str()) {
+        "multiblock_read"
+    } else if TEMP.contains(&n.as_str()) {
+        "temp_io"
+    } else if n == "log file sync" {
+        "commit"
+    } else if FLASH_CACHE_READS.contains(&n.as_str()) {
+        "flash_cache_read"
+    } else {
+        "write_wait"
+    }
+}
+
+fn sub(b: &mut DbTimeBreakdown, comp: &str, s: f64) {
+    let f = match comp {
+        "single_block_read" => &mut b.single_block_read_s,
+        "multiblock_read" => &mut b.multiblock_read_s,
+        "temp_io" => &mut b.temp_io_s,
+        "commit" => &mut b.commit_s,
+        "flash_cache_read" => &mut b.flash_cache_read_s,
+        _ => &mut b.write_wait_s,
+    };
+    *f = (*f - s).max(0.0);
+}
+
+fn option(
+    w: &Workload,
+    dev: &DeviceProfile,
+    p: &Plan,
+    key: &str,
+    title: &str,
+    affected: Vec<Affected>,
+) -> OptionProjection {
+    let mut steps = Vec::new();
+    let mut after = p.breakdown.clone();
+    for a in &affected {
+        if a.share <= 0.0 || a.ev.waits <= 0.0 {
+            continue;
+        }
+        let (lo, hi) = new_latency(w, dev, a);
+        let n = a.ev.waits * a.share;
+        let saved_hi = n * (a.ev.avg_ms - lo) / 1000.0;
+        let saved_lo = n * (a.ev.avg_ms - hi) / 1000.0;
+        sub(
+            &mut after,
+            component_of(&a.ev.name),
+            0.5 * (saved_lo + saved_hi),
+        );
+        steps.push(ProjectionStep {
+            component: a.ev.name.clone(),
+            waits: round(n),
+            share_affected: round(a.share),
+            current_avg_ms: round(a.ev.avg_ms),
+            new_avg_ms_low: round(lo),
+            new_avg_ms_high: round(hi),
+            saved_s_low: round(saved_lo),
+            saved_s_high: round(saved_hi),
+            src: Some(a.ev.src.clone()),
+        });
+    }
+    let saved_lo: f64 = steps.iter().map(|s| s.saved_s_low).sum();
+    let saved_hi: f64 = steps.iter().map(|s| s.saved_s_high).sum();
+    let projection = finish(w, p, saved_lo, saved_hi, steps);
+    OptionProjection {
+        key: key.to_string(),
+        title: title.to_string(),
+        device: dev.name.clone(),
+        projection,
+        before: rounded(&p.breakdown),
+        after: rounded(&after),
+        capacity_gb: None,
+        notes: Vec::new(),
+    }
+}
+
+/// Turns saved seconds into DB time and response ratios, applying the
+/// bottleneck caps and the CPU queueing charge.
+fn finish(
+    w: &Workload,
+    p: &Plan,
+    saved_lo: f64,
+    saved_hi: f64,
+    steps: Vec<ProjectionStep>,
+) -> Projection {
+    let before = w.db_time();
+    let after_low = (before - saved_hi).max(0.0);
+    let mut after_high = (before - saved_lo).max(after_low);
+    let r_low = ratio(after_low, before);
+    // CPU at the throughput the optimistic end implies: below 90% projected
+    // utilisation charge the queueing of an M/M/c server (Sakasegawa's
+    // approximation, c = the host's CPUs, c = 1 when unknown); at or above
+    // it the CPUs bound the response at today's utilisation (closed
+    // system: R_new = R_old x U_old).
+    if let Some(busy) = p.caps.busy_pct {
+        let u = (busy / 100.0).clamp(0.0, 0.99);
+        if r_low > 0.0 && u > 0.0 {
+            let u_new = u / r_low;
+            if u_new < 0.9 {
+                let c = p.caps.cpus.unwrap_or(1.0).max(1.0);
+                let q = |x: f64| x.powf((2.0 * (c + 1.0)).sqrt() - 1.0) / (c * (1.0 - x));
+                let extra = p.breakdown.cpu_s * (q(u_new) - q(u)).max(0.0);
+                after_high = (after_high + extra).min(before.max(after_high));
+            } else {
+                after_high = after_high.max(before * u);
+            }
+        }
+    }
+    let r_high = ratio(after_high, before);
+    // Bottleneck law.
+    let mut cap: Option<f64> = None;
+    let mut bound = "none".to_string();
+    if let Some(c) = p.caps.cpu {
+        let c = if p.oltp {
+            c.max(OLTP_SATURATION_GAIN)
+        } else {
+            c
+        };
+        cap = Some(c);
+        bound = "cpu".into();
+    }
+    if let Some(c) = p.caps.channel
+        && cap.is_none_or(|x| c < x)
+    {
+        cap = Some(c);
+        bound = "channel".into();
+    }
+    let floor = cap.map_or(0.0, |c| 1.0 / c.max(1.0));
+    let binds = r_low < floor;
+    if !binds {
+        bound = "none".into();
+    }
+    Projection {
+        db_time_before_s: round(before),
+        db_time_after_low_s: round(after_low.max(before * floor)),
+        db_time_after_high_s: round(after_high.max(before * floor)),
+        response_ratio_low: round(r_low.max(floor)),
+        response_ratio_high: round(r_high.max(floor)),
+        throughput_cap: cap.map(round),
+        bound,
+        steps,
+    }
+}
+
+fn rounded(b: &DbTimeBreakdown) -> DbTimeBreakdown {
+    DbTimeBreakdown {
+        cpu_s: round(b.cpu_s),
+        single_block_read_s: round(b.single_block_read_s),
+        multiblock_read_s: round(b.multiblock_read_s),
+        temp_io_s: round(b.temp_io_s),
+        write_wait_s: round(b.write_wait_s),
+        commit_s: round(b.commit_s),
+        flash_cache_read_s: round(b.flash_cache_read_s),
+        other_s: round(b.other_s),
+    }
+}
+
+/// A fitted miss curve: physical reads as a function of cache size (MB).
+#[derive(Debug, Clone, Copy)]
+pub enum Fit {
+    /// reads = a x size^b (heavy-tailed access; never reaches zero).
+    Power { a: f64, b: f64 },
+    /// reads = a x exp(b x size) (a bounded working set; falls fast).
+    Exp { a: f64, b: f64 },
+}
+
+impl Fit {
+    pub fn eval(&self, size_mb: f64) -> f64 {
+        match *self {
+            Fit::Power { a, b } => a * size_mb.max(1.0).powf(b),
+            Fit::Exp { a, b } => a * (b * size_mb).exp(),
+        }
+    }
+}
+
+/// Least squares of ln(reads) on ln(size) (power) and on size (exp), over
+/// the advisory rows at or above 0.5x the current cache (the tail the
+/// extrapolation continues). Returns (power, exp, r2 power, r2 exp).
+pub fn fit_advisory(points: &[(f64, f64)]) -> Option<(Fit, Fit, f64, f64)> {
+    let pts: Vec<(f64, f64)> = points
+        .iter()
+        .copied()
+        .filter(|(s, r)| *s > 0.0 && *r > 0.0)
+        .collect();
+    if pts.len() < 3 {
+        return None;
+    }
+    let ly: Vec<f64> = pts.iter().map(|(_, r)| r.ln()).collect();
+    let lx: Vec<f64> = pts.iter().map(|(s, _)| s.ln()).collect();
+    let x: Vec<f64> = pts.iter().map(|(s, _)| *s).collect();
+    let (pa, pb, pr2) = linfit(&lx, &ly)?;
+    let (ea, eb, er2) = linfit(&x, &ly)?;
+    Some((
+        Fit::Power {
+            a: pa.exp(),
+            b: pb.min(0.0),
+        },
+        Fit::Exp {
+            a: ea.exp(),
+            b: eb.min(0.0),
+        },
+        pr2,
+        er2,
+    ))
+}
+
+fn linfit(x: &[f64], y: &[f64]) -> Option<(f64, f64, f64)> {
+    let n = x.len() as f64;
+    let mx = x.iter().sum::<f64>() / n;
+    let my = y.iter().sum::<f64>() / n;
+    let sxx: f64 = x.iter().map(|v| (v - mx) * (v - mx)).sum();
+    let sxy: f64 = x.iter().zip(y).map(|(a, b)| (a - mx) * (b - my)).sum();
+    let syy: f64 = y.iter().map(|v| (v - my) * (v - my)).sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let b = sxy / sxx;
+    let a = my - b * mx;
+    let r2 = if syy > 0.0 {
+        (sxy * sxy) / (sxx * syy)
+    } else {
+        1.0
+    };
+    Some((a, b, r2))
+}
+
+/// The flash cache curve and one option per size multiple.
+fn flash_cache(
+    w: &Workload,
+    dev: &DeviceProfile,
+    p: &Plan,
+) -> (Option<FlashCachePlan>, Vec<OptionProjection>) {
+    let Some(buf) = w.buffer_cache_bytes.as_ref().map(|n| n.value) else {
+        return (None, Vec::new());
+    };
+    let bs = w.block_size;
+    let rows: Vec<&awrflash_model::BufferPoolAdvisoryRow> = w
+        .report
+        .buffer_pool_advisory
+        .iter()
+        .filter(|r| {
+            (r.pool.is_empty() || r.pool.eq_ignore_ascii_case("D"))
+                && r.block_size.is_none_or(|b| b as f64 == bs)
+        })
+        .collect();
+    let pts: Vec<(f64, f64)> = rows
+        .iter()
+        .filter(|r| r.size_factor.is_some_and(|f| f >= 0.5))
+        .filter_map(|r| Some((r.size_mb?, r.est_phys_reads?)))
+        .collect();
+    let Some((pow, exp, r2p, r2e)) = fit_advisory(&pts) else {
+        return (None, Vec::new());
+    };
+    let buf_mb = buf / 1_048_576.0;
+    // Reads at the current size, from the advisory row nearest factor 1.0.
+    let base_reads = rows
+        .iter()
+        .filter_map(|r| Some(((r.size_factor? - 1.0).abs(), r.est_phys_reads?)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|x| x.1)
+        .filter(|v| *v > 0.0)
+        .unwrap_or_else(|| pow.eval(buf_mb));
+    let header = if w.rac {
+        HEADER_BYTES_RAC
+    } else {
+        HEADER_BYTES
+    };
+    let singles: Vec<&Ev> = w.events_in(SINGLE_BLOCK);
+    let waits: f64 = singles.iter().map(|e| e.waits).sum();
+    let time: f64 = singles.iter().map(|e| e.time_s).sum();
+    if waits <= 0.0 {
+        return (None, Vec::new());
+    }
+    let cur_ms = time * 1000.0 / waits;
+    let el = w.elapsed();
+    let fit_note = format!(
+        "Buffer Pool Advisory rows at >= 0.5x the cache fitted two ways: power law (R2 {}) and exponential (R2 {}); the exponential (bounded working set) gives the optimistic end, the power law (heavy-tailed access) the pessimistic end, since the advisory stops near 2x and the shape beyond it is not in the report",
+        f2(r2p),
+        f2(r2e)
+    );
+    let mut curve = Vec::new();
+    let mut opts_out = Vec::new();
+    for m in FLASH_CACHE_MULTIPLES {
+        let fc_bytes = buf * m;
+        let sga = fc_bytes / bs * header;
+        let eff_mb = (buf - sga).max(0.0) / 1_048_576.0 + fc_bytes / 1_048_576.0;
+        let miss_e = (exp.eval(eff_mb) / base_reads).clamp(0.0, 1.0);
+        let miss_p = (pow.eval(eff_mb) / base_reads).clamp(0.0, 1.0);
+        let (miss_lo, miss_hi) = (miss_e.min(miss_p), miss_e.max(miss_p));
+        let hit_waits_hi = waits * (1.0 - miss_lo);
+        let hit_waits_lo = waits * (1.0 - miss_hi);
+        let rate = if el > 0.0 { hit_waits_hi / el } else { 0.0 };
+        let (flash_ms, _) = dev.at_rate(IoKind::Read, bs / 1024.0, rate);
+        let flash_ms = flash_ms.min(cur_ms);
+        let saved_hi = hit_waits_hi * (cur_ms - flash_ms) / 1000.0;
+        let saved_lo = hit_waits_lo * (cur_ms - flash_ms) / 1000.0;
+        let src = singles.first().map(|e| e.src.clone());
+        let step = ProjectionStep {
+            component: "single-block reads served from the flash cache".into(),
+            waits: round(waits),
+            share_affected: round(1.0 - 0.5 * (miss_lo + miss_hi)),
+            current_avg_ms: round(cur_ms),
+            new_avg_ms_low: round(cur_ms * miss_lo + flash_ms * (1.0 - miss_lo)),
+            new_avg_ms_high: round(cur_ms * miss_hi + flash_ms * (1.0 - miss_hi)),
+            saved_s_low: round(saved_lo),
+            saved_s_high: round(saved_hi),
+            src: src.clone(),
+        };
+        let projection = finish(w, p, saved_lo, saved_hi, vec![step]);
+        let mut after = p.breakdown.clone();
+        let mid_saved = 0.5 * (saved_lo + saved_hi);
+        after.single_block_read_s = (after.single_block_read_s - mid_saved).max(0.0);
+        after.flash_cache_read_s += 0.5 * (hit_waits_lo + hit_waits_hi) * flash_ms / 1000.0;
+        curve.push(FlashCachePoint {
+            size_gb: round(fc_bytes / 1_073_741_824.0),
+            multiple_of_buffer_cache: *m,
+            est_phys_reads: round(base_reads * 0.5 * (miss_lo + miss_hi)),
+            db_time_s: round(
+                0.5 * (projection.db_time_after_low_s + projection.db_time_after_high_s),
+            ),
+            sga_cost_mb: round(sga / 1_048_576.0),
+        });
+        opts_out.push(OptionProjection {
+            key: format!("flash-cache-{}x", m),
+            title: format!(
+                "Database Smart Flash Cache of {} GB ({}x the buffer cache)",
+                f1(fc_bytes / 1_073_741_824.0),
+                m
+            ),
+            device: dev.name.clone(),
+            projection,
+            before: rounded(&p.breakdown),
+            after: rounded(&after),
+            capacity_gb: Some(round(fc_bytes / 1_073_741_824.0)),
+            notes: vec![
+                format!(
+                    "SGA for flash buffer headers: {} GB / {} KB blocks x {} bytes = {} MB taken from the buffer cache",
+                    f1(fc_bytes / 1_073_741_824.0),
+                    bs / 1024.0,
+                    header,
+                    f1(sga / 1_048_576.0)
+                ),
+                format!(
+                    "disk reads left: {}%-{}% of today's (effective cache {} GB)",
+                    f1(miss_lo * 100.0),
+                    f1(miss_hi * 100.0),
+                    f1(eff_mb / 1024.0)
+                ),
+            ],
+        });
+    }
+    // The smallest size within 5% of the best mid DB time (past it the
+    // gain flattens and the header SGA grows: 003 Key Points).
+    let best = curve
+        .iter()
+        .map(|c| c.db_time_s)
+        .fold(f64::INFINITY, f64::min);
+    let threshold = best + 0.05 * (w.db_time() - best).max(0.0);
+    let pick = curve.iter().find(|c| c.db_time_s <= threshold);
+    let plan = FlashCachePlan {
+        recommended: false,
+        size_gb: pick.map(|c| c.size_gb),
+        sga_cost_mb: pick.map(|c| c.sga_cost_mb),
+        reason: String::new(),
+        fit: Some(fit_note),
+        curve,
+        sql: Vec::new(),
+    };
+    (Some(plan), opts_out)
+}
+
+/// Source of the breakdown's DB time, for evidence.
+pub fn db_time_src(w: &Workload) -> Option<EvidenceSrc> {
+    w.db_time_s.as_ref().and_then(|n| n.src.clone())
+}

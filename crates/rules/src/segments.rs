@@ -1,0 +1,265 @@
+//! Segments to move: ranked by read requests and writes, indexes first,
+//! with cumulative coverage; ranked by I/O density and filled into the flash
+//! budget when a `dba_segments` list gives sizes (002 "Database components
+//! for SSD"; 000 section 8).
+
+use std::collections::BTreeMap;
+
+use awrflash_model::{SegmentRow, SegmentSizes, SegmentToMove};
+
+use crate::util::ident;
+use crate::workload::{Workload, ratio};
+
+/// The tablespace the generated SQL moves segments into.
+pub const FLASH_TS: &str = "FLASH_TS";
+
+/// Which "Segments by ..." list ranks reads: unoptimized read requests
+/// (11.2.0.2+, excludes reads already served by Exadata flash), else read
+/// requests, else blocks read.
+pub const READ_KEYS: &[&str] = &[
+    "unoptimized_reads",
+    "physical_read_requests",
+    "physical_reads",
+];
+pub const WRITE_KEYS: &[&str] = &["physical_write_requests", "physical_writes"];
+
+#[derive(Default)]
+struct Acc {
+    owner: String,
+    object: String,
+    subobject: Option<String>,
+    object_type: String,
+    tablespace: String,
+    reads: Option<f64>,
+    read_pct: Option<f64>,
+    writes: Option<f64>,
+    write_pct: Option<f64>,
+    src: Option<awrflash_model::EvidenceSrc>,
+}
+
+/// Which list the read ranking came from.
+pub fn read_key(w: &Workload) -> Option<&'static str> {
+    READ_KEYS.iter().copied().find(|k| {
+        w.report
+            .segments
+            .get(*k)
+            .is_some_and(|rows| !rows.is_empty())
+    })
+}
+
+/// Ranks the report's segments. `coverage_pct`: stop once the ranked
+/// segments cover this share of the database's reads (or writes).
+pub fn rank(
+    w: &Workload,
+    sizes: Option<&SegmentSizes>,
+    budget_gb: Option<f64>,
+    coverage_pct: f64,
+    max_rows: usize,
+) -> Ranked {
+    let mut acc: BTreeMap<(String, String, String), Acc> = BTreeMap::new();
+    let mut add = |rows: &[SegmentRow], is_read: bool| {
+        for r in rows {
+            let key = (
+                r.owner.to_ascii_uppercase(),
+                r.object.to_ascii_uppercase(),
+                r.subobject.clone().unwrap_or_default().to_ascii_uppercase(),
+            );
+            let a = acc.entry(key).or_insert_with(|| Acc {
+                owner: r.owner.clone(),
+                object: r.object.clone(),
+                subobject: r.subobject.clone().filter(|s| !s.trim().is_empty()),
+                object_type: r.object_type.clone(),
+                tablespace: r.tablespace.clone(),
+                src: Some(w.src(&r.src)),
+                ..Acc::default()
+            });
+            if is_read {
+                a.reads = r.value;
+                a.read_pct = r.pct_total;
+            } else {
+                a.writes = r.value;
+                a.write_pct = r.pct_total;
+            }
+        }
+    };
+    if let Some(k) = read_key(w)
+        && let Some(rows) = w.report.segments.get(k)
+    {
+        add(rows, true);
+    }
+    if let Some(rows) = WRITE_KEYS
+        .iter()
+        .find_map(|k| w.report.segments.get(*k).filter(|r| !r.is_empty()))
+    {
+        add(rows, false);
+    }
+    let elapsed = w.elapsed();
+    let mut list: Vec<(SegmentToMove, f64)> = acc
+        .into_values()
+        .map(|a| {
+            let size_gb = sizes.and_then(|s| size_of(s, &a));
+            let reqs = a.reads.unwrap_or(0.0) + a.writes.unwrap_or(0.0);
+            let io_density = size_gb
+                .filter(|g| *g > 0.0 && elapsed > 0.0)
+                .map(|g| reqs / elapsed / g);
+            let write_pct = a.write_pct.unwrap_or(0.0);
+            let seg = SegmentToMove {
+                rank: 0,
+                sql: Some(move_sql(&a, w)),
+                owner: a.owner,
+                object: a.object,
+                subobject: a.subobject,
+                object_type: a.object_type,
+                tablespace: a.tablespace,
+                read_requests: a.reads,
+                physical_writes: a.writes,
+                pct_of_reads: a.read_pct,
+                cumulative_pct: None,
+                size_gb,
+                io_density,
+                fits_budget: None,
+                src: a.src,
+            };
+            (seg, write_pct)
+        })
+        .collect();
+    // Combined share of the database's reads and writes ("% of total" of
+    // each list); with sizes, I/O density (requests/s per GB) instead.
+    let weight = |s: &(SegmentToMove, f64)| s.0.pct_of_reads.unwrap_or(0.0) + s.1;
+    let by_sizes = list.iter().any(|s| s.0.io_density.is_some());
+    list.sort_by(|a, b| {
+        if by_sizes {
+            b.0.io_density
+                .unwrap_or(0.0)
+                .total_cmp(&a.0.io_density.unwrap_or(0.0))
+        } else {
+            weight(b).total_cmp(&weight(a)).then(
+                b.0.read_requests
+                    .unwrap_or(0.0)
+                    .total_cmp(&a.0.read_requests.unwrap_or(0.0)),
+            )
+        }
+        .then(a.0.owner.cmp(&b.0.owner))
+        .then(a.0.object.cmp(&b.0.object))
+        .then(a.0.subobject.cmp(&b.0.subobject))
+    });
+    // Keep the head that reaches the coverage target.
+    let mut kept = Vec::new();
+    let mut cum = 0.0;
+    for s in list {
+        if kept.len() >= max_rows || (cum >= coverage_pct && !kept.is_empty()) {
+            break;
+        }
+        cum += s.0.pct_of_reads.unwrap_or(0.0);
+        kept.push(s);
+    }
+    // Indexes first: random single-block access gains most (000 section 8).
+    kept.sort_by_key(|s| !is_index(&s.0.object_type));
+    let mut cum = 0.0;
+    let mut used_gb = 0.0;
+    let mut write_cov = 0.0;
+    let mut out = Vec::with_capacity(kept.len());
+    for (i, (mut s, wpct)) in kept.into_iter().enumerate() {
+        s.rank = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        cum += s.pct_of_reads.unwrap_or(0.0);
+        write_cov += wpct;
+        s.cumulative_pct = s.pct_of_reads.map(|_| crate::workload::round(cum));
+        if let (Some(b), Some(g)) = (budget_gb, s.size_gb) {
+            let fits = used_gb + g <= b;
+            if fits {
+                used_gb += g;
+            }
+            s.fits_budget = Some(fits);
+        }
+        s.io_density = s.io_density.map(crate::workload::round);
+        s.size_gb = s.size_gb.map(crate::workload::round);
+        out.push(s);
+    }
+    Ranked {
+        list: out,
+        read_share: ratio(cum, 100.0).clamp(0.0, 1.0),
+        write_share: ratio(write_cov, 100.0).clamp(0.0, 1.0),
+    }
+}
+
+/// Ranked segments and the share (0..1) of the database's read requests
+/// and writes they carry.
+#[derive(Debug, Clone, Default)]
+pub struct Ranked {
+    pub list: Vec<SegmentToMove>,
+    pub read_share: f64,
+    pub write_share: f64,
+}
+
+pub fn is_index(t: &str) -> bool {
+    t.to_ascii_uppercase().contains("INDEX")
+}
+
+fn size_of(sizes: &SegmentSizes, a: &Acc) -> Option<f64> {
+    let bytes: u64 = sizes
+        .segments
+        .iter()
+        .filter(|s| {
+            s.owner.eq_ignore_ascii_case(&a.owner)
+                && s.segment_name.eq_ignore_ascii_case(&a.object)
+                && match &a.subobject {
+                    Some(p) => s
+                        .partition_name
+                        .as_deref()
+                        .is_some_and(|q| q.eq_ignore_ascii_case(p)),
+                    None => true,
+                }
+        })
+        .map(|s| s.bytes)
+        .sum();
+    (bytes > 0).then(|| bytes as f64 / 1_073_741_824.0)
+}
+
+/// Release at least 12.2 (online table move)?
+fn online_move(w: &Workload) -> bool {
+    let rel = w.report.header.release.as_deref().unwrap_or("");
+    let mut parts = rel.split('.').filter_map(|p| p.trim().parse::<u32>().ok());
+    match (parts.next(), parts.next()) {
+        (Some(major), Some(minor)) => major > 12 || (major == 12 && minor >= 2),
+        (Some(major), None) => major > 12,
+        _ => false,
+    }
+}
+
+fn move_sql(a: &Acc, w: &Workload) -> String {
+    let obj = format!("{}.{}", ident(&a.owner), ident(&a.object));
+    let t = a.object_type.to_ascii_uppercase();
+    let ts = FLASH_TS;
+    let online = if online_move(w) { " ONLINE" } else { "" };
+    let part = a.subobject.as_deref().map(ident);
+    if t.contains("INDEX") {
+        match (t.contains("SUBPARTITION"), part) {
+            (true, Some(p)) => {
+                format!("ALTER INDEX {obj} REBUILD SUBPARTITION {p} TABLESPACE {ts} ONLINE;")
+            }
+            (false, Some(p)) => {
+                format!("ALTER INDEX {obj} REBUILD PARTITION {p} TABLESPACE {ts} ONLINE;")
+            }
+            _ => format!("ALTER INDEX {obj} REBUILD TABLESPACE {ts} ONLINE;"),
+        }
+    } else if t.contains("LOB") {
+        format!(
+            "-- LOB segment {obj}: ALTER TABLE <owning table> MOVE LOB (<column>) STORE AS (TABLESPACE {ts});"
+        )
+    } else {
+        match (t.contains("SUBPARTITION"), part) {
+            (true, Some(p)) => format!(
+                "ALTER TABLE {obj} MOVE SUBPARTITION {p} TABLESPACE {ts}{online} UPDATE INDEXES;"
+            ),
+            (false, Some(p)) => {
+                format!(
+                    "ALTER TABLE {obj} MOVE PARTITION {p} TABLESPACE {ts}{online} UPDATE INDEXES;"
+                )
+            }
+            _ if online.is_empty() => format!(
+                "ALTER TABLE {obj} MOVE TABLESPACE {ts}; -- then rebuild its indexes (they become UNUSABLE)"
+            ),
+            _ => format!("ALTER TABLE {obj} MOVE ONLINE TABLESPACE {ts};"),
+        }
+    }
+}

@@ -1,0 +1,628 @@
+//! The facts the rules and the projection read from one report, each with
+//! the file, section and line it came from.
+
+use awrflash_model::{
+    DbReport, DbTimeBreakdown, Evidence, EvidenceSrc, FileIoRow, SourceRef, TopEvent, WaitEvent,
+};
+
+/// A number with its origin.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Num {
+    pub value: f64,
+    pub src: Option<EvidenceSrc>,
+    /// How a derived number was computed (`None` when read as printed).
+    pub derived: Option<String>,
+}
+
+impl Num {
+    pub fn evidence(&self, label: &str, unit: &str) -> Evidence {
+        Evidence {
+            label: label.to_string(),
+            value: round(self.value),
+            unit: unit.to_string(),
+            src: self.src.clone(),
+            derived_from: self.derived.clone(),
+        }
+    }
+}
+
+/// Rounds for display and stable snapshots (4 significant decimals).
+pub fn round(v: f64) -> f64 {
+    if !v.is_finite() {
+        return 0.0;
+    }
+    let a = v.abs();
+    let scale = if a >= 1000.0 {
+        10.0
+    } else if a >= 1.0 {
+        1000.0
+    } else {
+        100_000.0
+    };
+    (v * scale).round() / scale
+}
+
+/// A wait event with its numbers filled in where the report left them out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ev {
+    pub name: String,
+    pub waits: f64,
+    pub time_s: f64,
+    pub avg_ms: f64,
+    pub pct_db_time: f64,
+    pub src: EvidenceSrc,
+}
+
+impl Ev {
+    fn num(&self, value: f64) -> Num {
+        Num {
+            value,
+            src: Some(self.src.clone()),
+            derived: None,
+        }
+    }
+    pub fn time_num(&self) -> Num {
+        self.num(self.time_s)
+    }
+    pub fn avg_num(&self) -> Num {
+        self.num(self.avg_ms)
+    }
+    pub fn pct_num(&self) -> Num {
+        self.num(self.pct_db_time)
+    }
+    pub fn waits_num(&self) -> Num {
+        self.num(self.waits)
+    }
+}
+
+/// Events whose time is small random (single-block) reads from storage.
+pub const SINGLE_BLOCK: &[&str] = &[
+    "db file sequential read",
+    "db file parallel read",
+    "cell single block physical read",
+    "cell list of blocks physical read",
+];
+/// Multiblock and direct-path scans.
+pub const MULTIBLOCK: &[&str] = &[
+    "db file scattered read",
+    "direct path read",
+    "cell multiblock physical read",
+    "cell smart table scan",
+    "cell smart index scan",
+];
+pub const TEMP: &[&str] = &["direct path read temp", "direct path write temp"];
+pub const WRITE_WAITS: &[&str] = &[
+    "free buffer waits",
+    "write complete waits",
+    "write complete waits: flash cache",
+    "direct path write",
+];
+pub const FLASH_CACHE_READS: &[&str] = &[
+    "db flash cache single block physical read",
+    "db flash cache multiblock physical read",
+    "cell single block physical read: flash cache",
+];
+
+/// One report's facts.
+#[derive(Debug, Clone)]
+pub struct Workload<'a> {
+    pub report: &'a DbReport,
+    pub path: String,
+    pub elapsed_s: Option<Num>,
+    pub db_time_s: Option<Num>,
+    pub db_cpu_s: Option<Num>,
+    pub events: Vec<Ev>,
+    pub host_busy_pct: Option<Num>,
+    pub io_mb_s: Option<Num>,
+    pub read_iops: Option<Num>,
+    pub write_iops: Option<Num>,
+    pub read_mb_s: Option<Num>,
+    pub write_mb_s: Option<Num>,
+    pub redo_bytes_s: Option<Num>,
+    pub redo_writes_s: Option<Num>,
+    pub avg_redo_write_kb: Option<Num>,
+    pub txn_per_s: Option<Num>,
+    pub block_size: f64,
+    pub buffer_cache_bytes: Option<Num>,
+    pub rac: bool,
+}
+
+impl<'a> Workload<'a> {
+    pub fn new(report: &'a DbReport) -> Self {
+        let path = report.source.path.clone();
+        let mut w = Workload {
+            report,
+            path,
+            elapsed_s: None,
+            db_time_s: None,
+            db_cpu_s: None,
+            events: Vec::new(),
+            host_busy_pct: None,
+            io_mb_s: None,
+            read_iops: None,
+            write_iops: None,
+            read_mb_s: None,
+            write_mb_s: None,
+            redo_bytes_s: None,
+            redo_writes_s: None,
+            avg_redo_write_kb: None,
+            txn_per_s: None,
+            block_size: report
+                .cache_sizes
+                .std_block_size
+                .map(|b| b as f64)
+                .filter(|b| *b > 0.0)
+                .unwrap_or(8192.0),
+            buffer_cache_bytes: None,
+            rac: report.header.rac || report.instances.len() > 1,
+        };
+        w.fill();
+        w
+    }
+
+    pub fn src(&self, r: &SourceRef) -> EvidenceSrc {
+        EvidenceSrc {
+            path: self.path.clone(),
+            section: r.section.clone(),
+            line: r.line,
+        }
+    }
+
+    fn num(&self, value: f64, r: &SourceRef) -> Num {
+        Num {
+            value,
+            src: Some(self.src(r)),
+            derived: None,
+        }
+    }
+
+    fn fill(&mut self) {
+        let r = self.report;
+        let hdr_src = r.header.src.clone().unwrap_or_default();
+        self.elapsed_s = r
+            .header
+            .elapsed_s
+            .filter(|v| *v > 0.0)
+            .map(|v| self.num(v, &hdr_src));
+        self.db_time_s = r
+            .header
+            .db_time_s
+            .map(|v| self.num(v, &hdr_src))
+            .or_else(|| {
+                r.time_model_row("DB time")
+                    .and_then(|t| t.time_s.map(|v| self.num(v, &t.src)))
+            });
+        self.db_cpu_s = r
+            .time_model_row("DB CPU")
+            .and_then(|t| t.time_s.map(|v| self.num(v, &t.src)))
+            .or_else(|| {
+                ["DB CPU", "CPU time"].iter().find_map(|n| {
+                    r.top_event(n)
+                        .and_then(|e| e.time_s.map(|v| self.num(v, &e.src)))
+                })
+            });
+        if self.db_time_s.is_none()
+            && let (Some(lp), Some(el)) = (r.load_profile_row("DB Time"), &self.elapsed_s)
+            && let Some(ps) = lp.per_second
+        {
+            self.db_time_s = Some(Num {
+                value: ps * el.value,
+                src: Some(self.src(&lp.src)),
+                derived: Some("Load Profile DB Time per second x elapsed".into()),
+            });
+        }
+        self.fill_events();
+        self.fill_cpu();
+        self.fill_io();
+        self.fill_redo();
+        self.txn_per_s = r
+            .load_profile_row("Transactions")
+            .and_then(|l| l.per_second.map(|v| self.num(v, &l.src)));
+        self.buffer_cache_bytes = r
+            .cache_sizes
+            .buffer_cache_bytes
+            .map(|b| {
+                let s = r.cache_sizes.src.clone().unwrap_or_default();
+                self.num(b as f64, &s)
+            })
+            .or_else(|| {
+                r.parameter("db_cache_size").and_then(|p| {
+                    crate::util::parse_size(&p.value)
+                        .filter(|b| *b > 0.0)
+                        .map(|b| self.num(b, &p.src))
+                })
+            });
+    }
+
+    fn fill_events(&mut self) {
+        let db_time = self.db_time_s.as_ref().map(|n| n.value);
+        let mut evs: Vec<Ev> = Vec::new();
+        for e in &self.report.wait_events.foreground {
+            if let Some(ev) = self.ev_from_wait(e, db_time) {
+                evs.push(ev);
+            }
+        }
+        for t in &self.report.top_events {
+            if evs.iter().any(|e| e.name.eq_ignore_ascii_case(&t.name)) {
+                continue;
+            }
+            if let Some(ev) = self.ev_from_top(t, db_time) {
+                evs.push(ev);
+            }
+        }
+        self.events = evs;
+    }
+
+    fn ev_from_wait(&self, e: &WaitEvent, db_time: Option<f64>) -> Option<Ev> {
+        self.make_ev(
+            &e.name,
+            e.waits,
+            e.time_s,
+            e.avg_ms,
+            e.pct_db_time,
+            &e.src,
+            db_time,
+        )
+    }
+
+    fn ev_from_top(&self, e: &TopEvent, db_time: Option<f64>) -> Option<Ev> {
+        // DB CPU / CPU time rows have no waits: not a wait event.
+        e.waits?;
+        self.make_ev(
+            &e.name,
+            e.waits,
+            e.time_s,
+            e.avg_ms,
+            e.pct_db_time,
+            &e.src,
+            db_time,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn make_ev(
+        &self,
+        name: &str,
+        waits: Option<f64>,
+        time_s: Option<f64>,
+        avg_ms: Option<f64>,
+        pct: Option<f64>,
+        src: &SourceRef,
+        db_time: Option<f64>,
+    ) -> Option<Ev> {
+        let time_s = time_s?;
+        let waits = waits.unwrap_or(0.0);
+        Some(Ev {
+            name: name.to_string(),
+            waits,
+            time_s,
+            avg_ms: avg_ms.unwrap_or_else(|| ratio(time_s * 1000.0, waits)),
+            pct_db_time: pct
+                .unwrap_or_else(|| db_time.map(|d| ratio(time_s * 100.0, d)).unwrap_or(0.0)),
+            src: self.src(src),
+        })
+    }
+
+    fn fill_cpu(&mut self) {
+        let r = self.report;
+        if let Some(h) = &r.host_cpu
+            && let Some(idle) = h.pct_idle
+        {
+            self.host_busy_pct = Some(Num {
+                value: (100.0 - idle).clamp(0.0, 100.0),
+                src: Some(self.src(&h.src)),
+                derived: Some("100 - Host CPU %Idle".into()),
+            });
+            return;
+        }
+        if let (Some(b), Some(i)) = (r.os_stat("BUSY_TIME"), r.os_stat("IDLE_TIME"))
+            && let (Some(bv), Some(iv)) = (b.value, i.value)
+            && bv + iv > 0.0
+        {
+            self.host_busy_pct = Some(Num {
+                value: bv * 100.0 / (bv + iv),
+                src: Some(self.src(&b.src)),
+                derived: Some("BUSY_TIME / (BUSY_TIME + IDLE_TIME)".into()),
+            });
+        }
+    }
+
+    fn fill_io(&mut self) {
+        let r = self.report;
+        let io = |name: &str| {
+            r.io_profile
+                .iter()
+                .find(|row| row.name.eq_ignore_ascii_case(name))
+        };
+        if let Some(row) = io("Total (MB)") {
+            if let Some(v) = row.read_write_per_s {
+                self.io_mb_s = Some(self.num(v, &row.src));
+            }
+            self.read_mb_s = row.read_per_s.map(|v| self.num(v, &row.src));
+            self.write_mb_s = row.write_per_s.map(|v| self.num(v, &row.src));
+        }
+        if let Some(row) = io("Total Requests") {
+            self.read_iops = row.read_per_s.map(|v| self.num(v, &row.src));
+            self.write_iops = row.write_per_s.map(|v| self.num(v, &row.src));
+        }
+        let lp = |n: &str| {
+            r.load_profile_row(n)
+                .and_then(|l| l.per_second.map(|v| (v, l.src.clone())))
+        };
+        if self.read_mb_s.is_none() {
+            self.read_mb_s = lp("Read IO (MB)").map(|(v, s)| self.num(v, &s));
+        }
+        if self.write_mb_s.is_none() {
+            self.write_mb_s = lp("Write IO (MB)").map(|(v, s)| self.num(v, &s));
+        }
+        if self.read_iops.is_none() {
+            self.read_iops = lp("Read IO requests").map(|(v, s)| self.num(v, &s));
+        }
+        if self.write_iops.is_none() {
+            self.write_iops = lp("Write IO requests").map(|(v, s)| self.num(v, &s));
+        }
+        let bs = self.block_size;
+        if self.read_mb_s.is_none() {
+            self.read_mb_s = lp("Physical reads")
+                .or_else(|| lp("Physical read"))
+                .map(|(v, s)| Num {
+                    value: v * bs / 1_048_576.0,
+                    src: Some(self.src(&s)),
+                    derived: Some("Load Profile physical read blocks/s x block size".into()),
+                });
+        }
+        if self.write_mb_s.is_none() {
+            self.write_mb_s =
+                lp("Physical writes")
+                    .or_else(|| lp("Physical write"))
+                    .map(|(v, s)| Num {
+                        value: v * bs / 1_048_576.0,
+                        src: Some(self.src(&s)),
+                        derived: Some("Load Profile physical write blocks/s x block size".into()),
+                    });
+        }
+        if self.io_mb_s.is_none()
+            && let (Some(rm), Some(wm)) = (&self.read_mb_s, &self.write_mb_s)
+        {
+            self.io_mb_s = Some(Num {
+                value: rm.value + wm.value,
+                src: rm.src.clone(),
+                derived: Some("read MB/s + write MB/s".into()),
+            });
+        }
+        // Activity stats as a last resort for request rates.
+        if self.read_iops.is_none() {
+            self.read_iops = self.stat_rate("physical read total IO requests");
+        }
+        if self.write_iops.is_none() {
+            self.write_iops = self.stat_rate("physical write total IO requests");
+        }
+    }
+
+    /// Per-second value of an activity statistic (printed or total / elapsed).
+    pub fn stat_rate(&self, name: &str) -> Option<Num> {
+        let s = self.report.activity_stat(name)?;
+        if let Some(ps) = s.per_second {
+            return Some(self.num(ps, &s.src));
+        }
+        let total = s.total?;
+        let el = self.elapsed_s.as_ref()?.value;
+        Some(Num {
+            value: total / el,
+            src: Some(self.src(&s.src)),
+            derived: Some(format!("{name} total / elapsed")),
+        })
+    }
+
+    /// Total of an activity statistic.
+    pub fn stat_total(&self, name: &str) -> Option<Num> {
+        let s = self.report.activity_stat(name)?;
+        if let Some(t) = s.total {
+            return Some(self.num(t, &s.src));
+        }
+        let ps = s.per_second?;
+        let el = self.elapsed_s.as_ref()?.value;
+        Some(Num {
+            value: ps * el,
+            src: Some(self.src(&s.src)),
+            derived: Some(format!("{name} per second x elapsed")),
+        })
+    }
+
+    fn fill_redo(&mut self) {
+        let r = self.report;
+        self.redo_bytes_s = self.stat_rate("redo size").or_else(|| {
+            r.load_profile_row("Redo size")
+                .and_then(|l| l.per_second.map(|v| self.num(v, &l.src)))
+        });
+        self.redo_writes_s = self.stat_rate("redo writes");
+        if let (Some(b), Some(wr)) = (&self.redo_bytes_s, &self.redo_writes_s)
+            && wr.value > 0.0
+        {
+            self.avg_redo_write_kb = Some(Num {
+                value: b.value / wr.value / 1024.0,
+                src: b.src.clone(),
+                derived: Some("redo size / redo writes".into()),
+            });
+        }
+    }
+
+    pub fn event(&self, name: &str) -> Option<&Ev> {
+        self.events
+            .iter()
+            .find(|e| e.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn background(&self, name: &str) -> Option<Ev> {
+        let e = self.report.background_event(name)?;
+        self.ev_from_wait(e, self.db_time_s.as_ref().map(|n| n.value))
+    }
+
+    /// Events of a class present in the report.
+    pub fn events_in(&self, names: &[&str]) -> Vec<&Ev> {
+        let mut v: Vec<&Ev> = self
+            .events
+            .iter()
+            .filter(|e| names.iter().any(|n| e.name.eq_ignore_ascii_case(n)))
+            .collect();
+        v.sort_by(|a, b| b.time_s.total_cmp(&a.time_s).then(a.name.cmp(&b.name)));
+        v
+    }
+
+    pub fn sum_time(&self, names: &[&str]) -> f64 {
+        self.events_in(names).iter().map(|e| e.time_s).sum()
+    }
+
+    pub fn sum_waits(&self, names: &[&str]) -> f64 {
+        self.events_in(names).iter().map(|e| e.waits).sum()
+    }
+
+    /// CPUs of the host: header, Host CPU, or OS statistic NUM_CPUS.
+    pub fn cpus(&self) -> Option<f64> {
+        let r = self.report;
+        r.header
+            .cpus
+            .or(r.host_cpu.as_ref().and_then(|h| h.cpus))
+            .map(f64::from)
+            .or_else(|| r.os_stat("NUM_CPUS").and_then(|s| s.value))
+            .filter(|c| *c > 0.0)
+    }
+
+    pub fn db_time(&self) -> f64 {
+        self.db_time_s.as_ref().map(|n| n.value).unwrap_or(0.0)
+    }
+
+    pub fn elapsed(&self) -> f64 {
+        self.elapsed_s.as_ref().map(|n| n.value).unwrap_or(0.0)
+    }
+
+    /// Share of DB time (percent) spent in the named events.
+    pub fn share_pct(&self, names: &[&str]) -> f64 {
+        ratio(self.sum_time(names) * 100.0, self.db_time())
+    }
+
+    /// Share of DB time in the User I/O and System I/O wait classes.
+    pub fn io_share_pct(&self) -> Option<Num> {
+        let db = self.db_time();
+        if db <= 0.0 {
+            return None;
+        }
+        let classes: Vec<_> = self
+            .report
+            .wait_classes
+            .iter()
+            .filter(|c| {
+                c.wait_class.eq_ignore_ascii_case("User I/O")
+                    || c.wait_class.eq_ignore_ascii_case("System I/O")
+            })
+            .collect();
+        if let Some(first) = classes.first() {
+            let t: f64 = classes.iter().filter_map(|c| c.time_s).sum();
+            return Some(Num {
+                value: t * 100.0 / db,
+                src: Some(self.src(&first.src)),
+                derived: Some("(User I/O + System I/O wait class time) / DB time".into()),
+            });
+        }
+        if self.events.is_empty() {
+            return None;
+        }
+        let all: Vec<&str> = SINGLE_BLOCK
+            .iter()
+            .chain(MULTIBLOCK)
+            .chain(TEMP)
+            .chain(WRITE_WAITS)
+            .chain(FLASH_CACHE_READS)
+            .copied()
+            .chain(["log file sync"])
+            .collect();
+        Some(Num {
+            value: self.share_pct(&all),
+            src: None,
+            derived: Some("sum of I/O wait events / DB time".into()),
+        })
+    }
+
+    /// DB time split into the projection model's components.
+    pub fn breakdown(&self) -> DbTimeBreakdown {
+        let mut b = DbTimeBreakdown {
+            cpu_s: self.db_cpu_s.as_ref().map(|n| n.value).unwrap_or(0.0),
+            single_block_read_s: self.sum_time(SINGLE_BLOCK),
+            multiblock_read_s: self.sum_time(MULTIBLOCK),
+            temp_io_s: self.sum_time(TEMP),
+            write_wait_s: self.sum_time(WRITE_WAITS),
+            commit_s: self.sum_time(&["log file sync"]),
+            flash_cache_read_s: self.sum_time(FLASH_CACHE_READS),
+            other_s: 0.0,
+        };
+        let known = b.cpu_s
+            + b.single_block_read_s
+            + b.multiblock_read_s
+            + b.temp_io_s
+            + b.write_wait_s
+            + b.commit_s
+            + b.flash_cache_read_s;
+        b.other_s = (self.db_time() - known).max(0.0);
+        b
+    }
+
+    /// Average size (KB) of a multiblock read: total read bytes less the
+    /// single-block reads, over the multiblock requests.
+    pub fn multiblock_read_kb(&self) -> Num {
+        let waits = self.sum_waits(MULTIBLOCK);
+        let single = self.sum_waits(SINGLE_BLOCK);
+        if let (Some(bytes), Some(reqs)) = (
+            self.stat_total("physical read total bytes"),
+            self.stat_total("physical read total IO requests"),
+        ) {
+            let multi_reqs = reqs.value - single;
+            let multi_bytes = bytes.value - single * self.block_size;
+            if multi_reqs > 0.0 && multi_bytes > 0.0 {
+                return Num {
+                    value: (multi_bytes / multi_reqs / 1024.0).clamp(8.0, 1024.0),
+                    src: bytes.src,
+                    derived: Some(
+                        "(physical read total bytes - single-block reads x block size) / (physical read total IO requests - single-block reads)"
+                            .into(),
+                    ),
+                };
+            }
+        }
+        if let Some((t, _)) = weighted_blocks_per_read(&self.report.tablespace_io)
+            && t > 1.0
+            && waits > 0.0
+        {
+            return Num {
+                value: (t * self.block_size / 1024.0).clamp(8.0, 1024.0),
+                src: None,
+                derived: Some("Tablespace IO Stats average blocks per read".into()),
+            };
+        }
+        Num {
+            value: 1024.0,
+            src: None,
+            derived: Some("assumed 1 MB (no read size in the report)".into()),
+        }
+    }
+}
+
+fn weighted_blocks_per_read(rows: &[FileIoRow]) -> Option<(f64, f64)> {
+    let mut n = 0.0;
+    let mut s = 0.0;
+    for r in rows {
+        if let (Some(reads), Some(b)) = (r.reads, r.blocks_per_read) {
+            n += reads;
+            s += reads * b;
+        }
+    }
+    (n > 0.0).then(|| (s / n, n))
+}
+
+/// `a / b`, 0 when `b` is 0.
+pub fn ratio(a: f64, b: f64) -> f64 {
+    if b == 0.0 || !b.is_finite() {
+        0.0
+    } else {
+        a / b
+    }
+}

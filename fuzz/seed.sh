@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds small fuzz seeds from the shared corpus (never committed: the corpus
+# stays outside the repository). Each seed is a report's head (title and
+# header) followed by one window from further in, so that a mutated seed
+# gets past the header checks and reaches the section parsers.
+# Usage: fuzz/seed.sh [corpus dir]   (default: ../shared/corpus beside the workspace)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+src="${1:-$here/../../shared/corpus}"
+[ -d "$src" ] || { echo "no corpus at $src" >&2; exit 1; }
+
+seed() { # target file head_bytes window_bytes windows
+  local target=$1 file=$2 head=$3 win=$4 n=$5
+  local dir="$here/corpus/$target" size base step i
+  mkdir -p "$dir"
+  size=$(stat -c %s "$file")
+  base=$(basename "$file")
+  head -c "$head" "$file" > "$dir/$base.head"
+  step=$(( size / (n + 1) ))
+  for i in $(seq 1 "$n"); do
+    { head -c "$head" "$file"; dd if="$file" iflag=skip_bytes,count_bytes skip=$(( i * step )) count="$win" status=none; } > "$dir/$base.w$i"
+  done
+}
+
+for f in "$src"/awr-html/*; do seed awr_html "$f" 16384 8192 6; seed parse_bytes "$f" 16384 8192 2; done
+for f in "$src"/awr-text/*; do seed awr_text "$f" 8192 8192 8; seed parse_bytes "$f" 8192 8192 2; done
+for f in "$src"/statspack/*; do seed statspack "$f" 8192 8192 8; seed parse_bytes "$f" 8192 8192 2; done
+for f in "$src"/iostat/* "$src"/other/*sar*; do seed iostat "$f" 4096 4096 4; seed parse_bytes "$f" 4096 4096 1; done
+# No sysstat spool or dba_segments CSV in the corpus: seed those from the
+# project's own fixtures, plus a minimal example of each.
+mkdir -p "$here/corpus/sysstat" "$here/corpus/segsizes"
+printf 'name,value\nphysical read total IO requests,123456\nflash cache inserts,42\nredo size,1,234\n' > "$here/corpus/sysstat/min.csv"
+printf 'NAME                                                                  VALUE\n---------------------------------------------------------------- ----------\nphysical read flash cache hits                                          77\nsession logical reads                                           1234567\n' > "$here/corpus/sysstat/min.lst"
+printf 'OWNER,SEGMENT_NAME,PARTITION_NAME,SEGMENT_TYPE,TABLESPACE_NAME,BYTES\nAPP,ORDERS,,TABLE,USERS,104857600\nAPP,ORDERS_PK,,INDEX,USERS,5242880\n' > "$here/corpus/segsizes/segments.csv"
+for f in $(grep -rilE 'flash cache|v\$sysstat|^name,value' "$here/../fixtures" 2>/dev/null || true); do cp "$f" "$here/corpus/sysstat/"; done
+for f in $(grep -rilE 'segment_name' "$here/../fixtures" 2>/dev/null || true); do cp "$f" "$here/corpus/segsizes/"; done
+for d in sysstat segsizes; do for f in "$here/corpus/$d/"*; do cp "$f" "$here/corpus/parse_bytes/$d-$(basename "$f")"; done; done
+echo "seeds: $(find "$here/corpus" -type f | wc -l) files under $here/corpus"
