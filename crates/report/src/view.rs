@@ -899,7 +899,11 @@ pub fn build(a: &Analysis) -> View {
         .iter()
         .map(|d| DeviceView {
             device: d.device.clone(),
-            role: d.role.clone().unwrap_or_default(),
+            role: match (d.role.clone().unwrap_or_default(), d.layered) {
+                (r, true) if r.is_empty() => "layered".into(),
+                (r, true) => format!("{r} (layered)"),
+                (r, false) => r,
+            },
             samples: d.samples.to_string(),
             iops: format!(
                 "{} / {} / {}",
