@@ -840,7 +840,10 @@ pub fn build(a: &Analysis) -> View {
         .iter()
         .map(|h| HistView {
             event: h.event.clone(),
-            total_waits: opt_num(h.total_waits),
+            total_waits: match (h.total_waits, h.range_waits) {
+                (None, Some(r)) => format!("{} (in the detail range)", fmt::num(r)),
+                (t, _) => opt_num(t),
+            },
             summary: String::new(),
             buckets: {
                 // The parsers give the open last bucket (`>1s`) as f64::MAX.
