@@ -293,7 +293,7 @@ fn exhibits(o: &mut String, v: &View) {
     for h in &v.histograms {
         let _ = writeln!(
             o,
-            "- **{}** ({} waits{}): {}",
+            "- **{}** ({}{}): {}",
             md(&h.event),
             md(&h.total_waits),
             note(&h.src),

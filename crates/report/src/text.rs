@@ -478,7 +478,7 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
         para(
             o,
             INDENT,
-            &format!("{} ({} waits{})", h.event, h.total_waits, note(&h.src)),
+            &format!("{} ({}{})", h.event, h.total_waits, note(&h.src)),
         );
         para(o, "    ", &h.summary);
     }

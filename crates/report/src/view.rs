@@ -247,6 +247,7 @@ pub struct BucketView {
 #[derive(Debug, Clone)]
 pub struct HistView {
     pub event: String,
+    /// `1,234 waits`, or `567 waits in the detail range`.
     pub total_waits: String,
     pub buckets: Vec<BucketView>,
     /// `<1ms 8.2%, <2ms 4.1%, ...`
@@ -841,8 +842,8 @@ pub fn build(a: &Analysis) -> View {
         .map(|h| HistView {
             event: h.event.clone(),
             total_waits: match (h.total_waits, h.range_waits) {
-                (None, Some(r)) => format!("{} (in the detail range)", fmt::num(r)),
-                (t, _) => opt_num(t),
+                (None, Some(r)) => format!("{} waits in the detail range", fmt::num(r)),
+                (t, _) => format!("{} waits", opt_num(t)),
             },
             summary: String::new(),
             buckets: {
