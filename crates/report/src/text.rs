@@ -288,6 +288,7 @@ pub fn render(a: &Analysis, color: bool) -> String {
     findings(&mut o, &st, &v);
     segments(&mut o, &st, &v);
     exhibits(&mut o, &st, &v);
+    projections(&mut o, &st, &v);
     tail(&mut o, &st, &v);
     o
 }
@@ -354,33 +355,6 @@ fn options(o: &mut String, st: &Style, v: &View) {
         }
         table(o, INDENT, &t);
         let _ = writeln!(o, "{INDENT}* best option");
-        for op in &v.options {
-            let mut extra = Vec::new();
-            if !op.device.is_empty() {
-                extra.push(format!("device {}", op.device));
-            }
-            if let Some(c) = &op.cap {
-                extra.push(format!("throughput cap {c}"));
-            }
-            if let Some(c) = &op.capacity {
-                extra.push(format!("flash capacity {c}"));
-            }
-            let _ = writeln!(o);
-            para(
-                o,
-                INDENT,
-                &format!("{}. {} ({})", op.rank, op.title, op.key),
-            );
-            if !extra.is_empty() {
-                para(o, "    ", &extra.join(", "));
-            }
-            for n in &op.notes {
-                para(o, "    ", n);
-            }
-            if !op.steps.is_empty() {
-                table(o, "    ", &steps(&op.steps));
-            }
-        }
     }
 
     section(o, st, "DB time, now and after the best option");
@@ -567,6 +541,40 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
             "File",
         ];
         table(o, INDENT, &t);
+    }
+}
+
+fn projections(o: &mut String, st: &Style, v: &View) {
+    if v.options.is_empty() {
+        return;
+    }
+    section(o, st, "Projection details");
+    for op in &v.options {
+        let mut extra = Vec::new();
+        if !op.device.is_empty() {
+            extra.push(format!("device {}", op.device));
+        }
+        if let Some(c) = &op.cap {
+            extra.push(format!("throughput cap {c}"));
+        }
+        if let Some(c) = &op.capacity {
+            extra.push(format!("flash capacity {c}"));
+        }
+        let _ = writeln!(o);
+        para(
+            o,
+            INDENT,
+            &format!("{}. {} ({})", op.rank, op.title, op.key),
+        );
+        if !extra.is_empty() {
+            para(o, "    ", &extra.join(", "));
+        }
+        for n in &op.notes {
+            para(o, "    ", n);
+        }
+        if !op.steps.is_empty() {
+            table(o, "    ", &steps(&op.steps));
+        }
     }
 }
 

@@ -580,7 +580,8 @@ pub fn build(a: &Analysis) -> View {
         .or_else(|| ranked.first().map(|r| r.1.key.clone()));
     let mut options = Vec::new();
     for (rank, (_, o, _)) in ranked.iter().enumerate() {
-        let p = projection(&mut notes, &o.projection);
+        // The steps get their footnotes at the end: they are shown last.
+        let p = projection(&mut Notes::default(), &o.projection);
         let (gl, gh) = gain_range(&o.projection);
         let mid = (gl + gh) / 2.0;
         options.push(OptionView {
@@ -605,7 +606,7 @@ pub fn build(a: &Analysis) -> View {
             cap: p.cap,
             capacity: o.capacity_gb.map(fmt::gb),
             notes: o.notes.clone(),
-            steps: p.steps,
+            steps: Vec::new(),
             best: best_key.as_deref() == Some(o.key.as_str()),
         });
     }
@@ -959,6 +960,11 @@ pub fn build(a: &Analysis) -> View {
             peak: Some(i) == peak,
         })
         .collect();
+
+    // Projection details come last on the page, so their sources are numbered last.
+    for (view, (_, o, _)) in options.iter_mut().zip(&ranked) {
+        view.steps = steps(&mut notes, &o.projection.steps);
+    }
 
     let gain = if a.verdict.gain_pct_low == 0.0 && a.verdict.gain_pct_high == 0.0 {
         "none expected".to_string()

@@ -14,7 +14,7 @@ mod support;
 
 use awrflash_report::testing::open_in_chromium;
 
-const SECTIONS: [&str; 14] = [
+const SECTIONS: [&str; 15] = [
     "verdict",
     "database",
     "options",
@@ -27,6 +27,7 @@ const SECTIONS: [&str; 14] = [
     "tablespaces",
     "devices",
     "series",
+    "projections",
     "rules",
     "sources",
 ];
