@@ -32,6 +32,9 @@ pub struct Footnote {
 struct Notes {
     seen: BTreeMap<(String, String, u32), usize>,
     list: Vec<Footnote>,
+    /// The file exhibit rows come from when the analysis read one report
+    /// only (their `SourceRef` carries section and line, not the file).
+    single_report: String,
 }
 
 impl Notes {
@@ -58,7 +61,8 @@ impl Notes {
         if src.section.is_empty() && src.line == 0 {
             None
         } else {
-            Some(self.add("", &src.section, src.line))
+            let path = self.single_report.clone();
+            Some(self.add(&path, &src.section, src.line))
         }
     }
 }
@@ -487,6 +491,21 @@ const KEY_EVENTS: [&str; 3] = [
 
 pub fn build(a: &Analysis) -> View {
     let mut notes = Notes::default();
+    let reports: Vec<&awrflash_model::Source> = a
+        .inputs
+        .iter()
+        .filter(|s| {
+            matches!(
+                s.format,
+                awrflash_model::Format::AwrHtml
+                    | awrflash_model::Format::AwrText
+                    | awrflash_model::Format::Statspack
+            )
+        })
+        .collect();
+    if let [one] = reports.as_slice() {
+        notes.single_report = one.path.clone();
+    }
     let db = &a.database;
     let db_label = db
         .db_name
@@ -1076,4 +1095,55 @@ pub fn rule_line(r: &RuleView) -> String {
         r.title,
         cites
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use awrflash_model::{FileIoRow, Format, Source};
+
+    fn with_tablespace_row(reports: usize) -> Analysis {
+        let mut a = Analysis::default();
+        for i in 0..reports {
+            a.inputs.push(Source {
+                path: format!("awr_{i}.html"),
+                format: Format::AwrHtml,
+                kind: None,
+            });
+        }
+        a.inputs.push(Source {
+            path: "iostat.txt".into(),
+            format: Format::IostatLinux,
+            kind: None,
+        });
+        a.exhibits.tablespaces.push(FileIoRow {
+            tablespace: "USERS".into(),
+            src: SourceRef::new("Tablespace IO Stats", 12),
+            ..FileIoRow::default()
+        });
+        a
+    }
+
+    #[test]
+    fn exhibit_rows_of_a_single_report_name_its_file() {
+        let v = build(&with_tablespace_row(1));
+        assert_eq!(v.footnotes[0].text, "awr_0.html:12 [Tablespace IO Stats]");
+    }
+
+    #[test]
+    fn exhibit_rows_of_several_reports_give_section_and_line_only() {
+        let v = build(&with_tablespace_row(2));
+        assert_eq!(v.footnotes[0].text, "line 12 [Tablespace IO Stats]");
+    }
+
+    #[test]
+    fn one_source_gets_one_footnote_number() {
+        let mut a = with_tablespace_row(1);
+        a.exhibits
+            .tablespaces
+            .push(a.exhibits.tablespaces[0].clone());
+        let v = build(&a);
+        assert_eq!(v.footnotes.len(), 1);
+        assert_eq!(v.tablespaces[1].src.as_ref().map(|s| s.n), Some(1));
+    }
 }
