@@ -426,6 +426,7 @@ fn histograms(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<HistogramRow> {
             out.push(HistogramRow {
                 event: name.to_string(),
                 total_waits: ctx.num(cell(&c, Some(1)), t, l.no),
+                range_waits: None,
                 buckets,
                 src: src(t, l.no),
             });
