@@ -102,13 +102,11 @@ fn target(output: Option<&Path>, format: Option<OutFormat>) -> Target {
 }
 
 /// Runs the advisor on every database (in parallel). Inputs that are not
-/// reports go to every database; with no report at all they are analysed alone.
-fn analyze_groups(grouped: Grouped, opts: &awrflash_rules::Options) -> Result<Vec<DbResult>> {
-    let Grouped {
-        mut groups, aux, ..
-    } = grouped;
-    if groups.is_empty() {
-        groups.push(DbGroup {
+/// reports go with the databases (see `Grouped::aux_for`); with no report at
+/// all they are analysed alone.
+fn analyze_groups(mut grouped: Grouped, opts: &awrflash_rules::Options) -> Result<Vec<DbResult>> {
+    if grouped.groups.is_empty() {
+        grouped.groups.push(DbGroup {
             key: DbKey {
                 db_name: None,
                 container: None,
@@ -118,8 +116,10 @@ fn analyze_groups(grouped: Grouped, opts: &awrflash_rules::Options) -> Result<Ve
             reports: Vec::new(),
         });
     }
-    groups
-        .into_par_iter()
+    let grouped = &grouped;
+    grouped
+        .groups
+        .par_iter()
         .map(|g| {
             let metrics: Vec<SnapshotMetrics> = g
                 .reports
@@ -130,8 +130,8 @@ fn analyze_groups(grouped: Grouped, opts: &awrflash_rules::Options) -> Result<Ve
                 })
                 .collect();
             let reports = g.reports.len();
-            let mut docs = g.reports;
-            docs.extend(aux.iter().cloned());
+            let mut docs = g.reports.clone();
+            docs.extend(grouped.aux_for(g).into_iter().cloned());
             let mut analysis = awrflash_rules::analyze(&docs, opts)
                 .with_context(|| format!("{}: the advisor failed", g.key.label()))?;
             // The advisor fills the series for a multi-report analysis;
@@ -140,7 +140,7 @@ fn analyze_groups(grouped: Grouped, opts: &awrflash_rules::Options) -> Result<Ve
                 analysis.series = metrics.iter().map(SnapshotMetrics::to_point).collect();
             }
             Ok(DbResult {
-                key: g.key,
+                key: g.key.clone(),
                 reports,
                 analysis,
                 metrics,

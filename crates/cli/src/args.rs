@@ -84,8 +84,9 @@ pub enum Command {
 
 const ANALYZE_HELP: &str = "\
 Reports are grouped by database (DBID and instance; a RAC global report is its own \
-'all instances' group) and ordered by snapshot time. iostat, sysstat and segment-size \
-inputs are given to every database of the run.
+'all instances' group) and ordered by snapshot time. An iostat capture goes to the databases \
+on its host (when one is in the run); other iostat, sysstat and segment-size inputs go to \
+every database.
 
 Output: text on stdout by default; -o FILE writes one database's report (format from \
 the extension: .html, .md, .json, .txt); -o DIR/ writes one file per database named \
