@@ -285,3 +285,31 @@ fn fail_on_exits_1_exactly_when_a_finding_reaches_the_level() {
         assert_eq!(code(&o), want, "--fail-on {level}, worst {worst:?}");
     }
 }
+
+#[test]
+fn several_databases_need_a_directory_for_html_and_give_a_json_array_on_stdout() {
+    let Some(b) = batch() else {
+        return;
+    };
+    let (docs, _) = expected(&b);
+    let groups = awrflash_extract::group(docs).groups.len();
+    if groups < 2 {
+        eprintln!("skipping: fewer than two databases parse yet ({groups})");
+        return;
+    }
+    let dir = b.dir.to_str().unwrap();
+    let one = b.out.join("one.html");
+    let o = run(&["-q", "analyze", dir, "-o", one.to_str().unwrap()]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains(&format!("the inputs hold {groups} databases")),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!one.exists());
+
+    let o = run(&["-q", "analyze", dir, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v.as_array().map(Vec::len), Some(groups));
+}

@@ -35,19 +35,20 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
     let target = target(args.output.as_deref(), args.format);
     let opts = advisor_options(&args.advisor)?;
     let grouped = load::load_grouped(&args.inputs, ui)?;
-    let results = analyze_groups(grouped, &opts)?;
-    if let (Target::File(path, _), true) = (&target, results.len() > 1) {
+    if let (Target::File(path, _), true) = (&target, grouped.groups.len() > 1) {
         bail!(
             "the inputs hold {} databases ({}); write one file per database with -o {}/",
-            results.len(),
-            results
+            grouped.groups.len(),
+            grouped
+                .groups
                 .iter()
-                .map(|r| r.key.label())
+                .map(|g| g.key.label())
                 .collect::<Vec<_>>()
                 .join(", "),
             path.with_extension("").display()
         );
     }
+    let results = analyze_groups(grouped, &opts)?;
     for r in &results {
         ui.note(&format!(
             "{}: {} {}, {} {}",
