@@ -313,3 +313,86 @@ fn several_databases_need_a_directory_for_html_and_give_a_json_array_on_stdout()
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v.as_array().map(Vec::len), Some(groups));
 }
+
+#[test]
+fn the_extracted_snapshots_agree_with_the_advisor_series() {
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    // Two consecutive hourly reports of one database.
+    let dir = corpus.join("awr-html");
+    let pair: Vec<String> = common::files_below(&dir)
+        .into_iter()
+        .filter(|f| {
+            f.to_string_lossy()
+                .contains("sarthi2020-AWR-reports_awr_rpt_")
+        })
+        .map(|f| dir.join(f).display().to_string())
+        .collect();
+    if pair.len() != 2
+        || pair
+            .iter()
+            .any(|f| awrflash_parse::parse_bytes(f, &fs::read(f).unwrap()).is_err())
+    {
+        eprintln!("skipping: the two sarthi2020 reports are not in the corpus or do not parse");
+        return;
+    }
+    let mut args = vec!["-q", "analyze", "--format", "json"];
+    args.extend(pair.iter().map(String::as_str));
+    let o = run(&args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let analysis: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let series = analysis["series"].as_array().unwrap();
+    assert_eq!(series.len(), 2);
+
+    let tmp = tempfile::tempdir().unwrap();
+    let mut args = vec!["-q", "extract", "--out", tmp.path().to_str().unwrap()];
+    args.extend(pair.iter().map(String::as_str));
+    assert_eq!(code(&run(&args)), 0);
+    let df = polars::prelude::ParquetReader::new(
+        fs::File::open(tmp.path().join("snapshots.parquet")).unwrap(),
+    )
+    .finish()
+    .unwrap();
+    assert_eq!(df.height(), 2);
+    for col in [
+        "db_time_s",
+        "db_cpu_s",
+        "read_iops",
+        "write_iops",
+        "read_mb_s",
+        "write_mb_s",
+        "redo_mb_s",
+    ] {
+        let ours = df.column(col).unwrap().f64().unwrap();
+        for (i, point) in series.iter().enumerate() {
+            let theirs = point[col].as_f64().unwrap();
+            let mine = ours.get(i).unwrap();
+            // The advisor rounds its series for display.
+            let tol = 0.01 * theirs.abs().max(mine.abs()) + 0.01;
+            assert!(
+                (mine - theirs).abs() <= tol,
+                "{col}[{i}]: extract {mine}, advisor {theirs}"
+            );
+        }
+    }
+    // And the trend in the text report names the busier interval as the peak.
+    let mut args = vec!["-q", "analyze", "--format", "text"];
+    args.extend(pair.iter().map(String::as_str));
+    let text = common::stdout(&run(&args));
+    assert!(text.contains("Trend over 2 report intervals"), "{text}");
+    let aas =
+        |p: &serde_json::Value| p["db_time_s"].as_f64().unwrap() / p["elapsed_s"].as_f64().unwrap();
+    let busier = series
+        .iter()
+        .max_by(|a, b| aas(a).total_cmp(&aas(b)))
+        .unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("db_time_per_s"))
+        .unwrap();
+    assert!(
+        line.ends_with(busier["begin_time"].as_str().unwrap()),
+        "{line}"
+    );
+}
