@@ -65,6 +65,17 @@ fn rule_doc(r: &RuleSpec) -> String {
             s.push_str(&format!("  {}, {}{title}\n", c.seed, c.section));
         }
     }
+    if !r.thresholds.is_empty() {
+        s.push_str("\nThresholds:\n");
+        for t in &r.thresholds {
+            s.push_str(&format!(
+                "  {} = {}\n{}\n",
+                t.name,
+                t.value,
+                indent(&t.derivation)
+            ));
+        }
+    }
     s
 }
 
@@ -131,12 +142,18 @@ mod tests {
                 section: "6.3".into(),
                 title: None,
             }],
+            thresholds: vec![awrflash_rules::ThresholdDoc {
+                name: "min_share".into(),
+                value: "0.2".into(),
+                derivation: "From Table 6.2.".into(),
+            }],
         };
         let doc = rule_doc(&r);
         assert!(doc.starts_with("AF001 single-block-reads-dominate (warning)"));
         assert!(doc.contains("Why:\n  Disk seeks."));
         assert!(!doc.contains("Evidence:"));
         assert!(doc.contains("  000_x.txt, 6.3\n"));
+        assert!(doc.contains("Thresholds:\n  min_share = 0.2\n"));
         assert!(rule_list(&[r]).starts_with("AF001      warning"));
     }
 }
