@@ -883,15 +883,14 @@ fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
                 && row.line.text.starts_with(|c: char| !c.is_whitespace())
                 && let Some(first) = row.rules.first()
             {
-                {
-                    let c = cells(l.text, &first.spans);
-                    let end = first.spans.last().map_or(0, |sp| sp.end);
-                    if l.text.len() <= end + 2 && !starts_numeric(cell(&c, Some(1))) {
-                        let own = cell(&c, first.col(|n| n == "owner")).to_string();
-                        let ts = cell(&c, first.col(|n| n.contains("tablespace"))).to_string();
-                        owner_ts = Some((own, ts));
-                        continue;
-                    }
+                // A name line ends within the first rule's columns.
+                let c = cells(l.text, &first.spans);
+                let end = first.spans.last().map_or(0, |sp| sp.end);
+                if l.text.len() <= end + 2 && !starts_numeric(cell(&c, Some(1))) {
+                    let own = cell(&c, first.col(|n| n == "owner")).to_string();
+                    let ts = cell(&c, first.col(|n| n.contains("tablespace"))).to_string();
+                    owner_ts = Some((own, ts));
+                    continue;
                 }
             }
             let c = cells(l.text, &rule.spans);
