@@ -385,11 +385,15 @@ impl DbReport {
     }
 
     /// Foreground wait event by name; falls back to the top events.
+    /// A foreground event by name; for reports without a foreground split
+    /// (Statspack, AWR 10g text) the all-sessions table stands in.
     pub fn foreground_event(&self, name: &str) -> Option<&WaitEvent> {
-        self.wait_events
-            .foreground
-            .iter()
-            .find(|e| e.name.eq_ignore_ascii_case(name))
+        let events = if self.wait_events.foreground.is_empty() {
+            &self.wait_events.all
+        } else {
+            &self.wait_events.foreground
+        };
+        events.iter().find(|e| e.name.eq_ignore_ascii_case(name))
     }
 
     pub fn background_event(&self, name: &str) -> Option<&WaitEvent> {
