@@ -20,8 +20,8 @@
 //! - Statspack has no wait class table, IO profile, IOStat by filetype,
 //!   1-block read columns, `Segments by Physical Read Requests` /
 //!   `UnOptimized` / `Optimized` / `Direct ...` or `SQL ordered by Physical
-//!   Reads (UnOptimized)`; its SQL id is the hash value; its top events count
-//!   background waits (they match `wait_events.all`, not `foreground`);
+//!   Reads (UnOptimized)`; its SQL id is the hash value; from 11g its top
+//!   events count background waits too (they match `wait_events.all`);
 //!   `instance_cpu.pct_total_cpu` is not printed; 8i/9i print no platform,
 //!   CPUs, memory, OS statistics, time model or histograms.
 
