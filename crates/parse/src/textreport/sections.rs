@@ -1115,6 +1115,8 @@ pub fn header(lines: &[Line<'_>], ctx: &mut Ctx) -> Header {
         .or(get("cluster"))
         .is_some_and(|v| v.eq_ignore_ascii_case("YES"));
     h.cdb = get("cdb").map(|v| v.eq_ignore_ascii_case("YES"));
+    // PDB reports (12.2+): `Container DB Id  Container Name  Open Time`.
+    h.container = get("container name").map(str::to_string);
     h.host = get("host name")
         .or(get("host"))
         // Statspack 10g+: `Host Name` over a `~~~~ -----` rule splits the words.
