@@ -89,6 +89,11 @@ pub struct CpuSample {
 }
 
 /// Per-device statistics over the capture (since-boot sample excluded).
+///
+/// p95 is the nearest-rank percentile over the intervals. `await_ms_mean` is
+/// weighted by IOPS and its p95/max are taken over intervals with I/O, so
+/// idle intervals (printed as `0.00`) do not hide a slow device; MB is
+/// 1024 KB.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct DeviceSummary {

@@ -10,55 +10,59 @@ fn main() {
         };
         let text = awrflash_parse::decode::decode(&bytes);
         println!("== {path}");
-        let summary = awrflash_parse::awr_html::scan::scan(&text, |t| {
-            let head: Vec<String> = t
-                .rows
-                .iter()
-                .filter(|r| r.cells.iter().any(|c| c.header))
-                .map(|r| {
-                    r.cells
-                        .iter()
-                        .map(|c| {
-                            format!(
-                                "{}{}",
-                                c.text,
-                                if c.colspan > 1 {
-                                    format!("*{}", c.colspan)
-                                } else {
-                                    String::new()
-                                }
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                        .join(" | ")
-                })
-                .collect();
-            let first = t
-                .rows
-                .iter()
-                .find(|r| !r.cells.iter().any(|c| c.header))
-                .map(|r| {
-                    r.cells
-                        .iter()
-                        .map(|c| c.text.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" | ")
-                })
-                .unwrap_or_default();
-            let summ: String = t.summary.chars().take(60).collect();
-            let first: String = first.chars().take(160).collect();
-            println!(
-                "{:>6} [{}] <{}> ({}) rows={}{}\n       H: {}\n       R: {}",
-                t.line,
-                t.title,
-                t.heading,
-                summ,
-                t.rows.len(),
-                if t.complete { "" } else { " INCOMPLETE" },
-                head.join(" || "),
-                first
-            );
-        });
+        let summary = awrflash_parse::awr_html::scan::scan(
+            &text,
+            |_| true,
+            |t| {
+                let head: Vec<String> = t
+                    .rows
+                    .iter()
+                    .filter(|r| r.cells.iter().any(|c| c.header))
+                    .map(|r| {
+                        r.cells
+                            .iter()
+                            .map(|c| {
+                                format!(
+                                    "{}{}",
+                                    c.text,
+                                    if c.colspan > 1 {
+                                        format!("*{}", c.colspan)
+                                    } else {
+                                        String::new()
+                                    }
+                                )
+                            })
+                            .collect::<Vec<_>>()
+                            .join(" | ")
+                    })
+                    .collect();
+                let first = t
+                    .rows
+                    .iter()
+                    .find(|r| !r.cells.iter().any(|c| c.header))
+                    .map(|r| {
+                        r.cells
+                            .iter()
+                            .map(|c| c.text.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" | ")
+                    })
+                    .unwrap_or_default();
+                let summ: String = t.summary.chars().take(60).collect();
+                let first: String = first.chars().take(160).collect();
+                println!(
+                    "{:>6} [{}] <{}> ({}) rows={}{}\n       H: {}\n       R: {}",
+                    t.line,
+                    t.title,
+                    t.heading,
+                    summ,
+                    t.rows.len(),
+                    if t.complete { "" } else { " INCOMPLETE" },
+                    head.join(" || "),
+                    first
+                );
+            },
+        );
         println!(
             "title={:?} h1={:?} lines={} notes={:?}",
             summary.doc_title, summary.h1, summary.lines, summary.notes

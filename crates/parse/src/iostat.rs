@@ -311,6 +311,28 @@ pub(crate) fn slash_order(text: &str) -> SlashOrder {
     }
 }
 
+/// Decimal marks seen in value cells, for the mixed-locale warning.
+#[derive(Debug, Default)]
+struct Marks {
+    dots: usize,
+    commas: usize,
+    first_dot: u32,
+    first_comma: u32,
+}
+
+impl Marks {
+    fn note(&mut self, dots: usize, commas: usize, line: u32) {
+        if dots > 0 && self.first_dot == 0 {
+            self.first_dot = line;
+        }
+        if commas > 0 && self.first_comma == 0 {
+            self.first_comma = line;
+        }
+        self.dots += dots;
+        self.commas += commas;
+    }
+}
+
 /// Where a table's device name is and what the other columns hold.
 #[derive(Debug, Clone)]
 struct Table {
@@ -376,12 +398,13 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     let mut clock = Clock::default();
     let mut table: Option<Table> = None;
     let mut cpu_cols: Option<Vec<String>> = None;
-    let mut marks = (0usize, 0usize, 0u32, 0u32); // dots, commas, first comma line, first dot line
+    let mut marks = Marks::default();
     let mut layout: Option<String> = None;
     let mut saw_avg_cpu = false;
     let mut saw_stamp = false;
     let mut human = false;
 
+    let mut long_name: Option<&str> = None;
     let lines: Vec<&str> = text.lines().collect();
     let last_line = lines
         .iter()
@@ -501,7 +524,28 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
             );
             continue;
         };
-        if toks.len() != tab.cols.len() {
+        // sysstat prints a device name longer than its column on a line of
+        // its own and the values on the next (`mapper/vg_data-lv_ora01`).
+        let mut toks = toks;
+        if toks.len() == 1 && tab.device_at == 0 && tab.cols.len() > 1 && idx != last_line {
+            long_name = Some(first);
+            continue;
+        }
+        if let Some(name) = long_name.take()
+            && toks.len() + 1 == tab.cols.len()
+            && line.starts_with([' ', '\t'])
+        {
+            toks.insert(0, name);
+        }
+        // Solaris `iostat -xc` prints its cpu columns (`us sy wt id`) on the
+        // first device row only: rows may stop before trailing unused columns.
+        let only_unused_missing = toks.len() < tab.cols.len()
+            && tab.device_at < toks.len()
+            && tab
+                .cols
+                .get(toks.len()..)
+                .is_some_and(|rest| rest.iter().all(|c| matches!(c, Col::Ignore)));
+        if toks.len() != tab.cols.len() && !only_unused_missing {
             let msg = if idx == last_line && toks.len() < tab.cols.len() {
                 format!(
                     "last row is cut short ({} of {} fields): the capture was truncated; row dropped",
@@ -525,18 +569,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
         };
         let row = match read_row(&tab.cols, &toks, device, section, line_no, &mut warn) {
             Ok((row, dots, commas)) => {
-                if dots > 0 {
-                    marks.0 += dots;
-                    if marks.3 == 0 {
-                        marks.3 = line_no;
-                    }
-                }
-                if commas > 0 {
-                    marks.1 += commas;
-                    if marks.2 == 0 {
-                        marks.2 = line_no;
-                    }
-                }
+                marks.note(dots, commas, line_no);
                 row
             }
             Err(tok) => {
@@ -566,14 +599,14 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
                 .into(),
         );
     }
-    if marks.0 > 0 && marks.1 > 0 {
+    if marks.dots > 0 && marks.commas > 0 {
         warn.push(
             "mixed locale",
             section,
-            marks.2.max(marks.3),
+            marks.first_comma.max(marks.first_dot),
             format!(
                 "mixed decimal marks: {} values with '.' (first on line {}) and {} with ',' (first on line {}); both read as decimal points",
-                marks.0, marks.3, marks.1, marks.2
+                marks.dots, marks.first_dot, marks.commas, marks.first_comma
             ),
         );
     }
@@ -594,7 +627,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     if saw_stamp {
         extras.push("timestamps");
     }
-    if marks.1 > 0 {
+    if marks.commas > 0 {
         extras.push("decimal comma");
     }
     if !extras.is_empty() {
@@ -602,6 +635,14 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     }
     cap.layout = Some(layout);
     cap.interval_s = stamp::median_gap(&st.instants);
+    if cap.samples.iter().all(|s| s.since_boot) {
+        warn.push(
+            "boot only",
+            section,
+            0,
+            "only the since-boot report: the summaries are empty (give iostat an interval and a count, e.g. `iostat -xmt 5 720`)".into(),
+        );
+    }
     cap.warnings = warn.finish(section);
     summarize(&mut cap);
     Ok(cap)
@@ -849,10 +890,17 @@ fn is_volume(name: &str) -> bool {
     let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
     (stem.len() < name.len() && matches!(stem, "dm-" | "md" | "VxVM" | "vx" | "vxvm"))
         || name.starts_with("mpath")
+        || name.starts_with("mapper/")
 }
 
 /// Fills `summary` and `channel` from the samples (since-boot samples left out).
 pub fn summarize(cap: &mut IostatCapture) {
+    summarize_with(cap, false);
+}
+
+/// [`summarize`], optionally counting the since-boot reports too (for a
+/// capture taken with `iostat -y`, whose first report is a real interval).
+pub fn summarize_with(cap: &mut IostatCapture, include_since_boot: bool) {
     let mut order: Vec<&str> = Vec::new();
     let mut by_dev: HashMap<&str, Vec<&DeviceSample>> = HashMap::new();
     for s in &cap.samples {
@@ -860,17 +908,39 @@ pub fn summarize(cap: &mut IostatCapture) {
         if e.is_empty() && !order.contains(&s.device.as_str()) {
             order.push(s.device.as_str());
         }
-        if !s.since_boot {
+        if include_since_boot || !s.since_boot {
             e.push(s);
         }
     }
     let all: HashSet<&str> = order.iter().copied().collect();
     let mut is_layered: HashSet<&str> =
         order.iter().copied().filter(|d| layered(d, &all)).collect();
+    // Volumes sit on disks the capture lists too, unless the disks carry
+    // less than the busiest volume (then its disks are not listed and the
+    // volumes are the better total). Volumes may stack (LVM on dm-crypt),
+    // so they are not summed for this test.
+    let traffic = |d: &str| -> f64 {
+        by_dev
+            .get(d)
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.mb_s())
+            .sum()
+    };
+    let disk_mb: f64 = order
+        .iter()
+        .filter(|d| !is_layered.contains(*d) && !is_volume(d))
+        .map(|d| traffic(d))
+        .sum();
+    let volume_mb = order
+        .iter()
+        .filter(|d| !is_layered.contains(*d) && is_volume(d))
+        .map(|d| traffic(d))
+        .fold(0.0, f64::max);
     let has_disks = order
         .iter()
         .any(|d| !is_layered.contains(d) && !is_volume(d));
-    if has_disks {
+    if has_disks && disk_mb >= 0.9 * volume_mb {
         for d in &order {
             if is_volume(d) {
                 is_layered.insert(d);
@@ -913,7 +983,10 @@ pub fn summarize(cap: &mut IostatCapture) {
             p
         })
         .collect();
-    let live: Vec<&ChannelPoint> = points.iter().filter(|p| !p.since_boot).collect();
+    let live: Vec<&ChannelPoint> = points
+        .iter()
+        .filter(|p| include_since_boot || !p.since_boot)
+        .collect();
     let (mb_s_mean, mb_s_p95, mb_s_max) = stats(&live.iter().map(|p| p.mb_s).collect::<Vec<_>>());
     let (iops_mean, iops_p95, iops_max) = stats(&live.iter().map(|p| p.iops).collect::<Vec<_>>());
     cap.channel = ChannelLoad {

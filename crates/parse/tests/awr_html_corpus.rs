@@ -71,3 +71,18 @@ fn every_corpus_awr_html_report_parses_and_adds_up() {
     insta::assert_snapshot!("corpus_summaries", lines.join("\n"));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn corpus_ash_report_is_refused_with_a_reason() {
+    let Some(dir) = corpus_dir() else {
+        println!("skipped: ../shared/corpus/awr-html is absent");
+        return;
+    };
+    let ash = dir.join("../other/19c_Lucky29011-reports_ash.html");
+    let Ok(bytes) = std::fs::read(&ash) else {
+        println!("skipped: {} is absent", ash.display());
+        return;
+    };
+    let e = awrflash_parse::parse_bytes("ash.html", &bytes).unwrap_err();
+    assert!(e.to_string().contains("ASH report"), "{e}");
+}

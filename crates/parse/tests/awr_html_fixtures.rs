@@ -85,6 +85,10 @@ fn readme_sample_parses_fully_and_adds_up() {
             "log file sync"
         ]
     );
+    for h in &r.wait_histogram {
+        let sum: f64 = h.buckets.iter().map(|b| b.pct).sum();
+        assert!((sum - 100.0).abs() < 0.2, "{}: {sum}", h.event);
+    }
     assert!(r.activity_stat("redo writes").is_some());
     assert!(r.activity_stat("physical read total IO requests").is_some());
     insta::assert_snapshot!("sample_summary", summary_line("awr_19c_sample.html", &r));
@@ -240,4 +244,71 @@ fn overflowed_cell_is_null_with_a_warning_never_zero() {
         .map(|w| w.line)
         .collect();
     assert_eq!(lines, [lr.src.line, e.src.line]);
+}
+
+#[test]
+fn recognised_section_with_unexpected_columns_is_a_warning() {
+    let (_, bytes) = fixture("awr-html/awr_11g1_reduced.html");
+    let text = String::from_utf8(bytes)
+        .unwrap()
+        .replace(">Owner<", ">Schema<");
+    let Document::Report(r) = awrflash_parse::parse_bytes("renamed.html", text.as_bytes()).unwrap()
+    else {
+        unreachable!()
+    };
+    assert!(r.segments.is_empty());
+    let w = r
+        .warnings
+        .iter()
+        .find(|w| w.section == "Segments by Physical Reads")
+        .unwrap();
+    assert!(w.message.contains("no Owner column"), "{}", w.message);
+}
+
+#[test]
+fn a_report_cut_anywhere_never_panics_and_keeps_its_header_once_read() {
+    let (_, bytes) = fixture("sample/awr_19c_sample.html");
+    let header_end = String::from_utf8_lossy(&bytes).find("DB Time:").unwrap();
+    for k in 1..=60 {
+        let cut = bytes.len() * k / 61;
+        match awrflash_parse::parse_bytes("cut.html", &bytes[..cut]) {
+            Ok(Document::Report(r)) => {
+                assert_eq!(
+                    r.header.db_name.as_deref(),
+                    Some("SAMPLEDB"),
+                    "cut at {cut}"
+                );
+            }
+            Ok(_) => unreachable!(),
+            Err(e) => assert!(cut < header_end + 200, "cut at {cut}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn malformed_markup_is_survived() {
+    let head = "<html><title>AWR Report for DB: X</title><body>\
+        <h1>WORKLOAD REPOSITORY report for</h1>\
+        <table summary=\"This table displays database instance information\">\
+        <tr><th>DB Name<th>DB Id<th>Release<tr><td>X<td>1<td>19.0.0.0.0</table>\
+        <table><tr><th></th><th>Snap Id</th><th>Snap Time</th></tr>\
+        <tr><td>Begin Snap:</td><td>1</td><td>01-Jan-25 00:00:00</td></tr>\
+        <tr><td>End Snap:</td><td>2</td><td>01-Jan-25 01:00:00</td></tr>\
+        <tr><td>Elapsed:</td><td></td><td>60.00 (mins)</td></tr></table>";
+    for tail in [
+        "<!-- never closed",
+        "<p>Load Profile<p><table><tr><th><th>Per Second<tr><td>DB Time(s):<td><table><tr><td>nested",
+        "<table><tr><td>a</td></tr></table></table></table></tr></td>",
+        "<p>Top 10 Foreground Events by Total Wait Time<table><tr><th>Event<th>Waits<tr><td>x<td>&bogus;&#xZZ;&",
+        "<td><tr><th><<<>>> </ >",
+        "<script>if (a < b && c > d) { x = '</table>'; }</script>",
+    ] {
+        let html = format!("{head}{tail}");
+        let r = awrflash_parse::parse_bytes("m.html", html.as_bytes());
+        let Ok(Document::Report(r)) = r else {
+            panic!("{tail}: {r:?}")
+        };
+        assert_eq!(r.header.db_name.as_deref(), Some("X"), "{tail}");
+        assert_eq!(r.header.elapsed_s, Some(3600.0), "{tail}");
+    }
 }

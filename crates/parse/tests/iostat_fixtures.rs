@@ -205,3 +205,39 @@ fn a_broken_role_mapping_is_an_error() {
     let e = awrflash_parse::iostat::apply_roles(&mut c, "r.csv", "just-a-device\n").unwrap_err();
     assert!(e.to_string().contains("r.csv:1"), "{e}");
 }
+
+#[test]
+fn long_device_names_on_their_own_line_join_the_values_below() {
+    let c = capture("long_device_names.txt");
+    assert_eq!(
+        devices(&c),
+        [
+            "cciss/c0d0",
+            "mapper/vg_ora-lv_redo01",
+            "mapper/vg_ora-lv_data01"
+        ]
+    );
+    assert_eq!(c.samples.len(), 6);
+    // mapper/vg_ora-lv_data01: 880.00 r/s, 14080.00 rsec/s in the second report.
+    let s = &c.samples[5];
+    assert_eq!((s.r_s, s.rkb_s), (Some(880.0), Some(7040.0)));
+    assert_eq!(s.src.line, 15);
+    // The LVM volumes carry more than the one disk listed: their disks are
+    // not in the capture, so the volumes make the total.
+    assert_eq!(c.channel.devices.len(), 3);
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+}
+
+#[test]
+fn solaris_xc_rows_without_the_cpu_columns_are_kept() {
+    let c = capture("solaris_xc.txt");
+    assert_eq!(c.source.format, Format::IostatSolaris);
+    assert_eq!(devices(&c), ["sd0", "sd1"]);
+    assert_eq!(c.samples.len(), 4);
+    let sd1 = &c.samples[3];
+    assert_eq!(
+        (sd1.r_s, sd1.util_pct, sd1.await_ms),
+        (Some(330.0), Some(93.0), Some(10.4))
+    );
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+}

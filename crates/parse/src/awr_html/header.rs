@@ -223,3 +223,43 @@ fn parse_is_num(s: &str) -> bool {
         .next()
         .is_some_and(|c| c.is_ascii_digit() || c == '.')
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snapshot_times_become_iso_8601() {
+        assert_eq!(
+            iso_time("02-Oct-23 07:30:20").as_deref(),
+            Some("2023-10-02T07:30:20")
+        );
+        assert_eq!(
+            iso_time("15-Feb-23 00:00").as_deref(),
+            Some("2023-02-15T00:00:00")
+        );
+        assert_eq!(
+            iso_time("05-Jun-99 14:00:03").as_deref(),
+            Some("1999-06-05T14:00:03")
+        );
+        assert_eq!(iso_time("32-Foo-23 07:30"), None);
+    }
+
+    #[test]
+    fn elapsed_prefers_exact_snapshot_times_that_agree_with_the_minutes() {
+        let b = Some("2023-10-02T07:30:20");
+        let e = Some("2023-10-02T08:00:21");
+        assert_eq!(elapsed_seconds(b, e, Some(30.02)), Some(1801.0));
+        // Across midnight and month ends.
+        assert_eq!(
+            elapsed_seconds(
+                Some("2023-01-31T23:30:00"),
+                Some("2023-02-01T00:30:00"),
+                Some(60.0)
+            ),
+            Some(3600.0)
+        );
+        // Times that disagree with the printed minutes lose.
+        assert_eq!(elapsed_seconds(b, e, Some(90.0)), Some(5400.0));
+    }
+}

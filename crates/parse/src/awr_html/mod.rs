@@ -25,7 +25,7 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
     let mut kind: Option<ReportKind> = None;
     let mut summary_wait_classes = Vec::new();
     let mut global = rac::Global::default();
-    let summary = scan::scan(text, |table| {
+    let summary = scan::scan(text, wanted, |table| {
         let k = *kind.get_or_insert_with(|| kind_of(&table));
         if !table.complete {
             ctx.warn(
@@ -72,6 +72,64 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
     };
     report.warnings = ctx.warnings;
     Ok(report)
+}
+
+/// Sections no part of the model comes from: their cell text is not kept,
+/// which saves most of the allocations on a large report (SQL text, latch
+/// and Exadata cell tables).
+const SKIPPED: [&str; 44] = [
+    "complete list of sql text",
+    "sql ordered by elapsed",
+    "sql ordered by cpu",
+    "sql ordered by user i/o",
+    "sql ordered by gets",
+    "sql ordered by executions",
+    "sql ordered by parse",
+    "sql ordered by sharable",
+    "sql ordered by version",
+    "sql ordered by cluster",
+    "latch ",
+    "child latch",
+    "parent latch",
+    "mutex",
+    "dictionary cache",
+    "library cache",
+    "enqueue activity",
+    "undo segment",
+    "top sql with",
+    "activity over time",
+    "top sessions",
+    "top blocking",
+    "top db objects",
+    "top pl/sql",
+    "top event p1",
+    "process memory",
+    "memory dynamic",
+    "sga breakdown",
+    "sga memory",
+    "pga ",
+    "shared pool advisory",
+    "sga target advisory",
+    "streams pool",
+    "java pool",
+    "persistent queue",
+    "buffered queue",
+    "shared servers",
+    "goldengate",
+    "xstream",
+    "replication",
+    "interconnect",
+    "global cache transfer",
+    "exadata",
+    "top databases",
+];
+
+fn wanted(title: &str) -> bool {
+    let t = title.trim_start();
+    !SKIPPED.iter().any(|p| {
+        t.get(..p.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(p))
+    })
 }
 
 /// The first table tells the report kind: a RAC global report starts with
@@ -146,8 +204,12 @@ fn instance_table(
     let mut mapped = true;
     match title.as_str() {
         "load profile" => sections::load_profile(&v, ctx, &mut r.load_profile),
-        _ if is_top_events(&title) && v.has_col("event") => {
-            sections::top_events(&v, ctx, &mut r.top_events);
+        _ if is_top_events(&title) => {
+            if v.has_col("event") {
+                sections::top_events(&v, ctx, &mut r.top_events);
+            } else {
+                unknown_columns(t, &v, ctx, "Event");
+            }
         }
         "foreground wait events" | "wait events" => {
             sections::wait_events(&v, ctx, &mut r.wait_events.foreground);
@@ -205,6 +267,7 @@ fn instance_table(
             Some(k) if v.has_col("owner") => {
                 sections::segments(&v, ctx, r.segments.entry(k).or_default());
             }
+            Some(_) if !v.data.is_empty() => unknown_columns(t, &v, ctx, "Owner"),
             _ => mapped = header::header_table(&v, ctx, r),
         },
     }
@@ -222,6 +285,18 @@ fn instance_table(
             ),
         );
     }
+}
+
+/// A section recognised by its title whose columns are not the expected ones.
+fn unknown_columns(t: &Table, v: &View<'_>, ctx: &mut Ctx, wanted: &str) {
+    ctx.warn(
+        &t.title,
+        t.line,
+        format!(
+            "section recognised but it has no {wanted} column (columns: {}); skipped",
+            v.cols.join(" | ")
+        ),
+    );
 }
 
 /// Rows mapped so far, to notice a recognised section that gave nothing.

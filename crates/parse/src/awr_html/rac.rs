@@ -362,13 +362,31 @@ enum Rate {
     PerTransaction,
 }
 
+/// Columns of "System Statistics - Per Second/Transaction" and the Load
+/// Profile rows of an instance report they are the same figure as, with the
+/// factor to that row's unit (`Redo Size (k)` is KiB: 1024 x the cluster's
+/// `redo size` per second in the 19c corpus reports).
+const SYSTEM_STATS: [(&str, &str, f64); 10] = [
+    ("logical reads", "Logical read (blocks)", 1.0),
+    ("physical reads", "Physical read (blocks)", 1.0),
+    ("physical writes", "Physical write (blocks)", 1.0),
+    ("redo size (k)", "Redo size (bytes)", 1024.0),
+    ("block changes", "Block changes", 1.0),
+    ("user calls", "User calls", 1.0),
+    ("execs", "Executes (SQL)", 1.0),
+    ("parses", "Parses (SQL)", 1.0),
+    ("logons", "Logons", 1.0),
+    ("txns", "Transactions", 1.0),
+];
+
 /// "System Statistics - Per Second/Transaction": one column per statistic,
-/// one row per instance. Becomes Load Profile rows named as the column
-/// (`Redo Size (k)`, `Physical Reads`), per instance and, from the `Sum`
-/// row, for the cluster.
+/// one row per instance. Becomes Load Profile rows under the names the
+/// instance report uses (so that one lookup serves both kinds of report),
+/// per instance and, from the `Sum` row, for the cluster; `src` still
+/// points at the global table.
 fn system_stats(v: &View<'_>, ctx: &mut Ctx, r: &mut DbReport, rate: Rate) {
     let inum = v.col(&["i#"]);
-    let cols: Vec<(usize, String)> = v
+    let cols: Vec<(usize, String, f64)> = v
         .table
         .rows
         .iter()
@@ -386,7 +404,13 @@ fn system_stats(v: &View<'_>, ctx: &mut Ctx, r: &mut DbReport, rate: Rate) {
                         .or_else(|| n.strip_suffix("/tx"))
                         .unwrap_or(n)
                         .trim();
-                    (i, n.to_string())
+                    match SYSTEM_STATS
+                        .iter()
+                        .find(|(col, _, _)| n.eq_ignore_ascii_case(col))
+                    {
+                        Some((_, name, factor)) => (i, (*name).to_string(), *factor),
+                        None => (i, n.to_string(), 1.0),
+                    }
                 })
                 .collect()
         })
@@ -397,8 +421,8 @@ fn system_stats(v: &View<'_>, ctx: &mut Ctx, r: &mut DbReport, rate: Rate) {
             Ok(None) => None,
             Err(()) => continue,
         };
-        for (i, name) in &cols {
-            let x = ctx.num(v, row, Some(*i));
+        for (i, name, factor) in &cols {
+            let x = ctx.num(v, row, Some(*i)).map(|x| x * factor);
             let list = match target {
                 Some(n) => &mut instance(r, n).load_profile,
                 None => &mut r.load_profile,

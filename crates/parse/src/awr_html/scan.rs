@@ -57,10 +57,17 @@ struct Open {
     table: Table,
     row: Option<Row>,
     cell: Option<Cell>,
+    /// False for tables the caller does not read: structure is tracked,
+    /// cell text is not kept.
+    collect: bool,
 }
 
 impl Open {
     fn close_cell(&mut self) {
+        if !self.collect {
+            self.cell = None;
+            return;
+        }
         if let Some(cell) = self.cell.take() {
             let mut cell = cell;
             if !is_collapsed(&cell.text) {
@@ -158,8 +165,10 @@ fn tag_of(name: &str) -> Tag {
 }
 
 /// Scanner state outside the tables.
-struct Scanner<'a, F: FnMut(Table)> {
+struct Scanner<'a, F: FnMut(Table), K: Fn(&str) -> bool> {
     lines: Lines<'a>,
+    /// Whether the rows of a table with this title are wanted.
+    keep: K,
     open: Vec<Open>,
     /// Text of the current block outside tables.
     block: String,
@@ -178,7 +187,7 @@ struct Scanner<'a, F: FnMut(Table)> {
     sink: F,
 }
 
-impl<F: FnMut(Table)> Scanner<'_, F> {
+impl<F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'_, F, K> {
     fn push_text(&mut self, s: &str) {
         if self.skip.is_some() {
             return;
@@ -188,7 +197,7 @@ impl<F: FnMut(Table)> Scanner<'_, F> {
             return;
         }
         if let Some(open) = self.open.last_mut() {
-            if let Some(cell) = open.cell.as_mut() {
+            if let Some(cell) = open.cell.as_mut().filter(|_| open.collect) {
                 cell.text.push_str(s);
             }
             return;
@@ -257,32 +266,32 @@ impl<F: FnMut(Table)> Scanner<'_, F> {
                 if empty {
                     (self.sink)(table);
                 } else {
+                    let collect = (self.keep)(&table.title);
                     self.open.push(Open {
                         table,
                         row: None,
                         cell: None,
+                        collect,
                     });
                 }
             }
             Tag::Tr => {
-                let line = self.lines.at(pos);
                 if let Some(open) = self.open.last_mut() {
                     open.close_row();
-                    if !empty {
+                    if !empty && open.collect {
                         open.row = Some(Row {
-                            line,
+                            line: self.lines.at(pos),
                             cells: Vec::new(),
                         });
                     }
                 }
             }
             Tag::Td | Tag::Th => {
-                let line = self.lines.at(pos);
                 if let Some(open) = self.open.last_mut() {
                     open.close_cell();
-                    if open.row.is_none() {
+                    if open.row.is_none() && open.collect {
                         open.row = Some(Row {
-                            line,
+                            line: self.lines.at(pos),
                             cells: Vec::new(),
                         });
                     }
@@ -405,8 +414,9 @@ pub struct ScanSummary {
     pub lines: u32,
 }
 
-/// Scans `text`, calling `sink` with every table in document order.
-pub fn scan(text: &str, sink: impl FnMut(Table)) -> ScanSummary {
+/// Scans `text`, calling `sink` with every table in document order. Tables
+/// whose title `keep` refuses are handed over without rows.
+pub fn scan(text: &str, keep: impl Fn(&str) -> bool, sink: impl FnMut(Table)) -> ScanSummary {
     let mut reader = Reader::from_str(text);
     {
         let cfg = reader.config_mut();
@@ -424,6 +434,7 @@ pub fn scan(text: &str, sink: impl FnMut(Table)) -> ScanSummary {
             pos: 0,
             line: 1,
         },
+        keep,
         open: Vec::new(),
         block: String::new(),
         last_text: String::new(),
@@ -604,4 +615,54 @@ pub fn collapse(s: &str) -> String {
         out.push_str(w);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tables(html: &str) -> Vec<Table> {
+        let mut out = Vec::new();
+        scan(html, |_| true, |t| out.push(t));
+        out
+    }
+
+    #[test]
+    fn unclosed_cells_and_rows_are_closed_like_a_browser_does() {
+        let t = tables("<p>Load Profile<p><TABLE><TR><TD>a<TD>b<TR><TD>c</TABLE>");
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].title, "Load Profile");
+        let rows: Vec<Vec<&str>> = t[0]
+            .rows
+            .iter()
+            .map(|r| r.cells.iter().map(|c| c.text.as_str()).collect())
+            .collect();
+        assert_eq!(rows, [vec!["a", "b"], vec!["c"]]);
+    }
+
+    #[test]
+    fn rows_carry_their_line_and_titles_skip_list_items() {
+        let html = "<h3>Top Events</h3>\n<ul><li>note</li></ul>\n<table summary=\"s &amp; t\">\n<tr><th>A</th></tr>\n<tr><td>x&nbsp;&#160; y</td></tr>\n</table>";
+        let t = tables(html);
+        assert_eq!(t[0].title, "Top Events");
+        assert_eq!(t[0].summary, "s & t");
+        assert_eq!(t[0].rows[1].line, 5);
+        assert_eq!(t[0].rows[1].cells[0].text, "x y");
+    }
+
+    #[test]
+    fn a_heading_closes_a_table_left_open() {
+        let t = tables(
+            "<p>One<table><tr><td>1</td></tr><h3>Two</h3><table><tr><td>2</td></tr></table>",
+        );
+        let titles: Vec<&str> = t.iter().map(|t| t.title.as_str()).collect();
+        assert_eq!(titles, ["One", "Two"]);
+        assert!(t.iter().all(|t| t.complete));
+    }
+
+    #[test]
+    fn colspan_is_read_from_unquoted_attributes() {
+        let t = tables("<table><tr><TH colSpan=3>P</TH></tr></table>");
+        assert_eq!(t[0].rows[0].cells[0].colspan, 3);
+    }
 }

@@ -317,6 +317,8 @@ pub fn iostat(v: &View<'_>, ctx: &mut Ctx, kind: IoStatKind, out: &mut Vec<IoSta
     let rd = v.col(&["reads: data", "reads:data"]);
     let wd = v.col(&["writes: data", "writes:data"]);
     let waits = v.col(&["waits: count", "waits:count"]);
+    // Filetype tables print no wait average but the average small
+    // (single-block) read time, which is what a flash move changes.
     let avg = v.col(&["avg time", "avg tm(ms)", "small read"]);
     let unit = 1.0;
     for row in &v.data {
@@ -535,5 +537,40 @@ pub fn parameters(v: &View<'_>, out: &mut Vec<Parameter>) {
             end_value: string(row, end),
             src: v.src(row),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn histogram_bounds_read_every_release_label() {
+        assert_eq!(bucket_bound("<1ms"), Some(1.0));
+        assert_eq!(bucket_bound("<=1s"), Some(1000.0));
+        assert_eq!(bucket_bound("<8us"), Some(0.008));
+        assert_eq!(bucket_bound("<1/8s"), Some(125.0));
+        assert_eq!(bucket_bound("<2 min"), Some(120_000.0));
+        assert_eq!(bucket_bound("<1 hr"), Some(3_600_000.0));
+        assert_eq!(bucket_bound(">1s"), Some(f64::MAX));
+        assert_eq!(bucket_bound(">=32ms"), Some(f64::MAX));
+        assert_eq!(bucket_bound("Total Waits"), None);
+    }
+
+    #[test]
+    fn segment_titles_become_snake_case_keys() {
+        assert_eq!(
+            segment_key("Segments by Physical Reads").as_deref(),
+            Some("physical_reads")
+        );
+        assert_eq!(
+            segment_key("Segments by UnOptimized Reads").as_deref(),
+            Some("unoptimized_reads")
+        );
+        assert_eq!(
+            segment_key("Segments by DB Blocks Changes").as_deref(),
+            Some("db_block_changes")
+        );
+        assert_eq!(segment_key("SQL ordered by Reads"), None);
     }
 }
