@@ -458,11 +458,20 @@ pub fn lines(
             fr.left + i as f64 * fr.w / (n - 1) as f64
         }
     };
-    // X labels: at most about 8, always the first and the last.
-    let every = n.div_ceil(8).max(1);
+    // X labels: as many as fit side by side (about 6 px per character at
+    // 10.5 px), always the first, and the last when it does not touch the
+    // one before it.
+    let longest = xs.iter().map(|x| x.chars().count()).max().unwrap_or(1) as f64;
+    let label_w = longest * 6.0 + 12.0;
+    let fit = ((fr.w + label_w) / label_w).floor().max(2.0) as usize;
+    let every = n.div_ceil(fit).max(1);
+    let mut last_shown: Option<usize> = None;
     for (i, xl) in xs.iter().enumerate() {
-        if i % every == 0 || i + 1 == n {
+        let regular = i % every == 0;
+        let final_one = i + 1 == n && last_shown.is_none_or(|p| x_at(i) - x_at(p) >= label_w);
+        if regular || final_one {
             svg.text(x_at(i), fr.top + fr.h + 16.0, xl, "middle", 10.5, MUTED);
+            last_shown = Some(i);
         }
     }
     svg.text(
@@ -613,6 +622,33 @@ mod tests {
         assert_eq!(nice_max(7.0, 4.0), 8.0);
         assert_eq!(nice_max(0.0, 4.0), 1.0);
         assert_eq!(nice_step(f64::NAN, 4.0), 1.0);
+    }
+
+    #[test]
+    fn long_x_labels_are_thinned_so_they_do_not_overlap() {
+        let xs: Vec<String> = (0..168)
+            .map(|i| format!("2026-11-{:02}T{:02}:00:00", 16 + i / 24, i % 24))
+            .collect();
+        let ys: Vec<f64> = (0..168).map(f64::from).collect();
+        let out = lines(
+            &xs,
+            &[Series {
+                name: "DB time",
+                ys,
+                right_axis: false,
+                dashed: false,
+                unit: "s",
+            }],
+            "interval",
+            None,
+            "week",
+        );
+        let shown = xs
+            .iter()
+            .filter(|x| out.contains(&format!(">{x}<")))
+            .count();
+        // 626 px of plot, labels of 19 characters (about 126 px): at most 5 or 6.
+        assert!((2..=6).contains(&shown), "{shown} labels");
     }
 
     #[test]
