@@ -175,8 +175,14 @@ fn charts(a: &Analysis, v: &View) -> Charts {
             .size_gb
             .map(|s| format!("recommended: {}", fmt::gb(s)))
             .unwrap_or_default();
+        let positions: Vec<f64> = plan
+            .curve
+            .iter()
+            .map(|p| p.multiple_of_buffer_cache)
+            .collect();
         c.flash_curve = Some(svg::lines(
             &xs,
+            Some(&positions),
             &[
                 Series {
                     name: "projected DB time",
@@ -259,6 +265,7 @@ fn charts(a: &Analysis, v: &View) -> Charts {
                 .collect();
             svg::lines(
                 &xs,
+                None,
                 &series,
                 &x_title,
                 peak.map(|(at, _)| Marker { at, text: &text }),

@@ -414,8 +414,12 @@ pub struct Marker<'a> {
 }
 
 /// A line chart over shared x labels; up to two y axes (left, right).
+/// `positions` places the points on a numeric x scale (flash cache size as a
+/// multiple of the buffer cache); without it they are evenly spaced (report
+/// intervals).
 pub fn lines(
     xs: &[String],
+    positions: Option<&[f64]>,
     series: &[Series<'_>],
     x_title: &str,
     marker: Option<Marker<'_>>,
@@ -451,12 +455,19 @@ pub fn lines(
         fr.right_axis(&mut svg, rmax, unit, color);
     }
     let n = xs.len();
-    let x_at = |i: usize| {
-        if n <= 1 {
-            fr.left + fr.w / 2.0
-        } else {
-            fr.left + i as f64 * fr.w / (n - 1) as f64
+    let scale = positions.and_then(|p| {
+        let finite = p.iter().copied().filter(|v| v.is_finite());
+        let lo = finite.clone().fold(f64::INFINITY, f64::min);
+        let hi = finite.fold(f64::NEG_INFINITY, f64::max);
+        (p.len() == n && hi > lo).then_some((p, lo, hi))
+    });
+    let x_at = |i: usize| match scale {
+        Some((p, lo, hi)) => {
+            let v = p.get(i).copied().filter(|v| v.is_finite()).unwrap_or(lo);
+            fr.left + (v - lo) / (hi - lo) * fr.w
         }
+        None if n <= 1 => fr.left + fr.w / 2.0,
+        None => fr.left + i as f64 * fr.w / (n - 1) as f64,
     };
     // X labels: as many as fit side by side (about 6 px per character at
     // 10.5 px), always the first, and the last when it does not touch the
@@ -632,6 +643,7 @@ mod tests {
         let ys: Vec<f64> = (0..168).map(f64::from).collect();
         let out = lines(
             &xs,
+            None,
             &[Series {
                 name: "DB time",
                 ys,
@@ -654,7 +666,8 @@ mod tests {
     #[test]
     fn empty_charts_do_not_panic() {
         assert!(bars(&[], "%", "empty").starts_with("<svg"));
-        assert!(lines(&[], &[], "x", None, "empty").starts_with("<svg"));
+        assert!(lines(&[], None, &[], "x", None, "empty").starts_with("<svg"));
+        assert!(lines(&[], Some(&[]), &[], "x", None, "empty").starts_with("<svg"));
         assert!(pareto(&[], &[], &[], "empty").starts_with("<svg"));
         assert!(stacked_bars(&[], "empty").starts_with("<svg"));
     }
