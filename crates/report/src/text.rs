@@ -371,7 +371,7 @@ fn options(o: &mut String, st: &Style, v: &View) {
     } else {
         // #, Option, DB time now, DB time after, Gain, Bound; the best option
         // marked by a `*` after its rank, to leave the title its width.
-        let mut t = tables::options(v).keep(&[0, 1, 4, 5, 6, 7]);
+        let mut t = tables::options(v).keep(&[0, 1, 4, 5, 6, 8]);
         t.headers = vec!["#", "Option", "Now", "After", "Gain", "Bound"];
         for (row, op) in t.rows.iter_mut().zip(&v.options) {
             if op.best {
