@@ -54,6 +54,8 @@ const ALLOWED_TAGS: [&str; 47] = [
     "td",
     "article",
     "figure",
+    "details",
+    "summary",
     "figcaption",
     "svg",
     "rect",
