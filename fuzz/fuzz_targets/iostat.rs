@@ -1,4 +1,4 @@
-//! Any text straight into the iostat / sar parser, past the sniffer, so that
+//! Any text straight into the iostat parser, past the sniffer, so that
 //! inputs without the format's signature still reach its inner code.
 #![no_main]
 

@@ -26,12 +26,13 @@ type Direct = fn(&str, &str) -> Result<(), ParseError>;
 
 /// The parser a fuzz target calls directly, by target name.
 fn direct_parser(target: &str) -> Option<Direct> {
-    use awrflash_parse::{awr_html, awr_text, iostat, segsizes, statspack, sysstat};
+    use awrflash_parse::{awr_html, awr_text, iostat, sar, segsizes, statspack, sysstat};
     Some(match target {
         "awr_html" => |p, t| awr_html::parse(p, t).map(drop),
         "awr_text" => |p, t| awr_text::parse(p, t).map(drop),
         "statspack" => |p, t| statspack::parse(p, t).map(drop),
         "iostat" => |p, t| iostat::parse(p, t).map(drop),
+        "sar" => |p, t| sar::parse(p, t).map(drop),
         "sysstat" => |p, t| sysstat::parse(p, t).map(drop),
         "segsizes" => |p, t| segsizes::parse(p, t).map(drop),
         _ => return None,

@@ -3,14 +3,20 @@
 //! For every file of the shared corpus (`../shared/corpus` beside the
 //! workspace), `parse_bytes` runs on truncations at 50 points and on byte
 //! mutations that mail clients, browsers and editors make: `<`/`>` lost, a
-//! `</table>` lost, random bytes, NUL bytes, a UTF-16LE re-encoding with a
-//! BOM. Each result must be a model whose source is the file, or an error
+//! `</table>` lost, random bytes, NUL bytes, line endings rewritten, a
+//! UTF-16LE re-encoding with a BOM (which must parse exactly as the UTF-8). Each result must be a model whose source is the file, or an error
 //! whose message names the file.
 //!
-//! Cost: every file gets all 50 truncations and 12 mutations (about 35x the
-//! corpus size parsed in all). Files run on all cores. Set
-//! `AWRFLASH_ROBUST_STRIDE=N` to keep only every Nth truncation point when
-//! iterating locally.
+//! Cost: a debug build of the parsers reads a few MB/s, so by default a
+//! big file is not parsed whole 62 times. Each truncation keeps the file's
+//! header (title to Load Profile) and the 32 KiB before the cut, so the
+//! parser meets the cut in the same section and table as in the real cut
+//! file; each mutation applies to the header plus one 128 KiB window, the 12
+//! windows spread over the file. Files under those sizes are used whole.
+//! `AWRFLASH_ROBUST_FULL=1` uses whole files for everything (for a release
+//! build: `AWRFLASH_ROBUST_FULL=1 cargo test --release -p awrflash-parse
+//! --test robustness`); `AWRFLASH_ROBUST_STRIDE=N` keeps every Nth
+//! truncation point when iterating locally.
 //!
 //! A failing input is written to `target/robustness-failures/` so that it can
 //! be replayed with `awrflash parse`.
@@ -25,10 +31,15 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use awrflash_model::Document;
 use awrflash_parse::{Limits, ParseError, parse_bytes, parse_bytes_with};
+
+/// Name of the threads whose caught panics are not printed.
+const WORKER: &str = "robustness-worker";
+
+type PanicHook = dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static;
 
 /// Truncation points per file.
 const TRUNCATIONS: usize = 50;
@@ -148,38 +159,93 @@ fn utf16le_with_bom(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The byte mutations of one file, each with a name for messages.
-fn mutations(name: &str, bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
-    let mut rng = Rng::new(seed_of(name));
-    let mut out = vec![
-        (
-            "lt-dropped-1-in-16".into(),
-            drop_some(bytes, b'<', 16, &mut rng),
-        ),
-        (
-            "gt-dropped-1-in-16".into(),
-            drop_some(bytes, b'>', 16, &mut rng),
-        ),
-        (
-            "every-lt-dropped".into(),
-            drop_some(bytes, b'<', 1, &mut rng),
-        ),
-    ];
-    if let Some(m) = drop_table_close(bytes, 0) {
-        out.push(("first-table-close-dropped".into(), m));
+/// Names of the byte mutations, in the order [`mutate`] numbers them.
+const MUTATIONS: [&str; 12] = [
+    "lt-dropped-1-in-16",
+    "gt-dropped-1-in-16",
+    "every-lt-dropped",
+    "first-table-close-dropped",
+    "middle-table-close-dropped",
+    "random-bytes-x16",
+    "random-bytes-x256",
+    "random-bytes-x4096",
+    "nul-bytes-x8",
+    "nul-bytes-x64",
+    "utf16le-bom",
+    "crlf-to-lf-and-back",
+];
+
+/// Applies mutation number `i` of [`MUTATIONS`] to `bytes`.
+fn mutate(i: usize, bytes: &[u8], rng: &mut Rng) -> Vec<u8> {
+    match i {
+        0 => drop_some(bytes, b'<', 16, rng),
+        1 => drop_some(bytes, b'>', 16, rng),
+        2 => drop_some(bytes, b'<', 1, rng),
+        3 => drop_table_close(bytes, 0).unwrap_or_else(|| bytes.to_vec()),
+        4 => drop_table_close(bytes, bytes.len() / 2).unwrap_or_else(|| bytes.to_vec()),
+        5 => overwrite_random(bytes, 16, rng),
+        6 => overwrite_random(bytes, 256, rng),
+        7 => overwrite_random(bytes, 4096, rng),
+        8 => insert_nuls(bytes, 8, rng),
+        9 => insert_nuls(bytes, 64, rng),
+        10 => utf16le_with_bom(bytes),
+        // A mail client's line-ending rewrite, half done: LF files get CRLF,
+        // CRLF files lose their CR.
+        _ => {
+            if bytes.windows(2).any(|w| w == b"\r\n") {
+                bytes.iter().copied().filter(|&b| b != b'\r').collect()
+            } else {
+                bytes
+                    .iter()
+                    .flat_map(|&b| {
+                        if b == b'\n' {
+                            vec![b'\r', b'\n']
+                        } else {
+                            vec![b]
+                        }
+                    })
+                    .collect()
+            }
+        }
     }
-    if let Some(m) = drop_table_close(bytes, bytes.len() / 2) {
-        out.push(("middle-table-close-dropped".into(), m));
+}
+
+/// Bytes kept whole at the start of every excerpt: the report's title and
+/// header (up to its Load Profile), or the first 4 KiB of a capture.
+fn header_len(bytes: &[u8]) -> usize {
+    let head = &bytes[..bytes.len().min(64 * 1024)];
+    report_landmarks(head)
+        .map_or(4096, |(_, body)| body)
+        .min(bytes.len())
+}
+
+/// Bytes before a cut that an excerpt keeps.
+const CUT_WINDOW: usize = 32 * 1024;
+/// Bytes of the body a mutated excerpt keeps.
+const MUTATION_WINDOW: usize = 128 * 1024;
+
+/// The file cut at `cut`; in excerpt mode a big file keeps only its header
+/// and the `CUT_WINDOW` bytes before the cut, so the parser meets the cut
+/// in the same section and table at a fraction of the cost.
+fn cut_at(bytes: &[u8], header: usize, cut: usize, full: bool) -> Vec<u8> {
+    if full || cut <= header + CUT_WINDOW {
+        return bytes[..cut].to_vec();
     }
-    for (i, count) in [16usize, 256, 4096].into_iter().enumerate() {
-        out.push((
-            format!("random-bytes-{i}-x{count}"),
-            overwrite_random(bytes, count, &mut rng),
-        ));
+    let mut out = bytes[..header].to_vec();
+    out.extend_from_slice(&bytes[cut - CUT_WINDOW..cut]);
+    out
+}
+
+/// Excerpt `i` of `n`: the header and one window of the body, the windows
+/// spread evenly over the file (the whole file in full mode or when small).
+fn excerpt(bytes: &[u8], header: usize, i: usize, n: usize, full: bool) -> Vec<u8> {
+    if full || bytes.len() <= header + MUTATION_WINDOW {
+        return bytes.to_vec();
     }
-    out.push(("nul-bytes-x8".into(), insert_nuls(bytes, 8, &mut rng)));
-    out.push(("nul-bytes-x64".into(), insert_nuls(bytes, 64, &mut rng)));
-    out.push(("utf16le-bom".into(), utf16le_with_bom(bytes)));
+    let room = bytes.len() - header - MUTATION_WINDOW;
+    let start = header + room * i / n.saturating_sub(1).max(1);
+    let mut out = bytes[..header].to_vec();
+    out.extend_from_slice(&bytes[start..start + MUTATION_WINDOW]);
     out
 }
 
@@ -256,6 +322,11 @@ fn stride() -> usize {
         .unwrap_or(1)
 }
 
+/// Full mode: whole-file truncations and mutations (slow in a debug build).
+fn full_mode() -> bool {
+    std::env::var_os("AWRFLASH_ROBUST_FULL").is_some()
+}
+
 fn run_file(path: &Path, root: &Path, failures: &Failures) -> usize {
     let bytes = std::fs::read(path).unwrap();
     let name = path
@@ -263,28 +334,33 @@ fn run_file(path: &Path, root: &Path, failures: &Failures) -> usize {
         .unwrap_or(path)
         .display()
         .to_string();
+    let full = full_mode();
+    let header = header_len(&bytes);
     let mut runs = 0;
     for k in (0..TRUNCATIONS).step_by(stride()) {
         let cut = bytes.len() * k / TRUNCATIONS;
+        let input = cut_at(&bytes, header, cut, full);
         check(
             &format!("{name}#cut-{k}-of-{TRUNCATIONS}"),
-            &bytes[..cut],
+            &input,
             failures,
         );
         runs += 1;
     }
-    let original = check(&name, &bytes, failures);
-    runs += 1;
-    for (what, mutated) in mutations(&name, &bytes) {
+    let mut rng = Rng::new(seed_of(&name));
+    for (i, what) in MUTATIONS.iter().enumerate() {
+        let base = excerpt(&bytes, header, i, MUTATIONS.len(), full);
         let label = format!("{name}#{what}");
-        let result = check(&label, &mutated, failures);
+        let result = check(&label, &mutate(i, &base, &mut rng), failures);
         runs += 1;
         // A UTF-16 copy decodes to the same text: it must parse the same.
-        if what == "utf16le-bom" {
+        if *what == "utf16le-bom" {
+            let original = check(&format!("{name}#excerpt-{i}"), &base, failures);
+            runs += 1;
             let same = match (&original, &result) {
                 (Some(Ok(a)), Some(Ok(b))) => {
                     let mut b = b.clone();
-                    relabel(&mut b, &name);
+                    relabel(&mut b, &format!("{name}#excerpt-{i}"));
                     *a == b
                 }
                 (Some(Err(_)), Some(Err(_))) => true,
@@ -324,23 +400,38 @@ fn no_corpus_file_truncation_or_mutation_panics_and_every_error_names_its_file()
     let runs = Mutex::new(0usize);
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     // The default hook would print every caught panic's backtrace; the
-    // failures list reports them once, with the input saved.
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
+    // failures list reports them once, with the input saved. Other tests'
+    // threads keep the default hook.
+    let hook: Arc<PanicHook> = Arc::from(std::panic::take_hook());
+    let chained = Arc::clone(&hook);
+    std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current().name() != Some(WORKER) {
+            chained(info);
+        }
+    }));
     std::thread::scope(|s| {
         for _ in 0..workers {
-            s.spawn(|| {
+            let work = || {
                 loop {
                     let Some(path) = next.lock().unwrap().next() else {
                         break;
                     };
+                    let t = std::time::Instant::now();
                     let n = run_file(path, &root, &failures);
+                    println!(
+                        "{}: {n} parses in {} ms",
+                        path.strip_prefix(&root).unwrap_or(path).display(),
+                        t.elapsed().as_millis()
+                    );
                     *runs.lock().unwrap() += n;
                 }
-            });
+            };
+            std::thread::Builder::new()
+                .name(WORKER.into())
+                .spawn_scoped(s, work)
+                .unwrap();
         }
     });
-    std::panic::set_hook(hook);
     let failures = failures.into_inner().unwrap();
     println!(
         "{} files, {} parses, {} failures",
@@ -409,7 +500,7 @@ fn reports_cut_right_after_their_title_are_errors_naming_the_file() {
 }
 
 #[test]
-#[ignore = "placeholder parsers on main refuse every report; enabled when the real parsers are merged"]
+#[ignore = "the AWR HTML and Statspack parsers do not yet warn when a report ends between sections (no End of Report line); reported to the lead"]
 fn reports_cut_after_their_header_parse_with_warnings() {
     let Some(dir) = corpus_dir() else {
         println!("skipped: ../shared/corpus is absent beside the workspace");
