@@ -81,12 +81,24 @@ fn indent(text: &str) -> String {
     indent_by(text, "  ")
 }
 
+/// Indents and word-wraps to 100 columns (a word longer than the line stays whole).
 fn indent_by(text: &str, pad: &str) -> String {
-    text.trim()
-        .lines()
-        .map(|l| format!("{pad}{l}"))
-        .collect::<Vec<_>>()
-        .join("\n")
+    const WIDTH: usize = 100;
+    let mut out = Vec::new();
+    for para in text.trim().lines() {
+        let mut line = String::from(pad);
+        for word in para.split_whitespace() {
+            if line.len() > pad.len() && line.len() + 1 + word.len() > WIDTH {
+                out.push(std::mem::replace(&mut line, String::from(pad)));
+            }
+            if line.len() > pad.len() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        out.push(line);
+    }
+    out.join("\n")
 }
 
 pub fn devices(args: &DevicesArgs) -> Result<u8> {
@@ -116,16 +128,17 @@ fn device_list(devices: &[DeviceSpec]) -> String {
     let mut s = String::new();
     for d in devices {
         let assumed = if d.assumption {
-            ", an editable assumption"
+            "; an editable assumption"
         } else {
             ""
         };
         s.push_str(&format!(
-            "{:<24} {} ({}, 8K read {} ms, 8K write {} ms at one outstanding I/O{assumed})\n",
-            d.name, d.description, d.class, d.read_8k_ms_qd1, d.write_8k_ms_qd1
+            "{} ({}; 8K read {} ms, 8K write {} ms at one outstanding I/O{assumed})\n",
+            d.name, d.class, d.read_8k_ms_qd1, d.write_8k_ms_qd1
         ));
+        s.push_str(&format!("{}\n", indent(&d.description)));
         if !d.source.is_empty() {
-            s.push_str(&format!("{:<24} source: {}\n", "", d.source));
+            s.push_str(&format!("{}\n", indent(&format!("source: {}", d.source))));
         }
     }
     s
@@ -165,6 +178,14 @@ mod tests {
         assert!(!doc.contains("Evidence:"));
         assert!(doc.contains("  000_x.txt, 6.3\n"));
         assert!(doc.contains("Thresholds:\n  share_pct = 40\n    000 6.3.\n"));
+        assert_eq!(doc.matches("Thresholds:").count(), 1);
+        let long = indent_by(&"word ".repeat(60), "  ");
+        assert!(
+            long.lines().count() > 1
+                && long
+                    .lines()
+                    .all(|l| l.len() <= 100 && l.starts_with("  word"))
+        );
         assert!(rule_list(&[r]).starts_with("AF001      warning"));
     }
 }

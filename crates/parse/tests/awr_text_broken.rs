@@ -120,3 +120,14 @@ fn text_reports_cut_anywhere_never_panic() {
     }
     assert!(cuts > 200, "{cuts} cuts tried");
 }
+
+#[test]
+fn pdb_text_report_names_its_container() {
+    let text = "\nWORKLOAD REPOSITORY PDB report (PDB snapshots)\n\nDB Name         DB Id    Unique Name DB Role          Edition Release    RAC CDB\n------------ ----------- ----------- ---------------- ------- ---------- --- ---\nCDB1           123456789 CDB1        PRIMARY          EE      19.0.0.0.0 NO  YES\n\nContainer DB Id  Container Name       Open Time\n--------------- --------------- -----------------\n     987654321  SALESPDB        01-Mar-24 05:02\n\nEnd of Report\n";
+    let Ok(Document::Report(r)) = parse_bytes("pdb.txt", text.as_bytes()) else {
+        panic!()
+    };
+    assert_eq!(r.source.kind, Some(awrflash_model::ReportKind::Pdb));
+    assert_eq!(r.header.container.as_deref(), Some("SALESPDB"));
+    assert_eq!(r.header.cdb, Some(true));
+}

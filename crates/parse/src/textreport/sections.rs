@@ -4,6 +4,26 @@
 //! headings; columns are found by their heading words, not by position, so
 //! that 9i-19c layouts (extra `1-bk` columns, `Avg wait` with unit suffixes,
 //! `Timeouts` counts vs `%Time-outs`) land in the same fields.
+//!
+//! What the text formats do not carry (rules degrade or match by prefix):
+//!
+//! - names are cut to their column: events at 26 characters in 80-column
+//!   AWR (28 in Statspack), statistic names at 32, init.ora names at 29 and
+//!   values at 33 (wrapped values are joined back), object names at 20,
+//!   subobjects keep their last 10 characters, object types their first 5
+//!   (`INDEX` for `INDEX PARTITION`), IOStat functions at 15, wait classes
+//!   in top events at 10;
+//! - fewer decimals than HTML (per-second figures at 1, wait times in whole
+//!   seconds, averages in whole ms before 12c);
+//! - AWR 10g/11.1 event tables print no wait class (taken from the top
+//!   events where listed), 10g prints no `DB Time(s)` load profile row;
+//! - Statspack has no wait class table, IO profile, IOStat by filetype,
+//!   1-block read columns, `Segments by Physical Read Requests` /
+//!   `UnOptimized` / `Optimized` / `Direct ...` or `SQL ordered by Physical
+//!   Reads (UnOptimized)`; its SQL id is the hash value; from 11g its top
+//!   events count background waits too (they match `wait_events.all`);
+//!   `instance_cpu.pct_total_cpu` is not printed; 8i/9i print no platform,
+//!   CPUs, memory, OS statistics, time model or histograms.
 
 use std::collections::BTreeMap;
 
@@ -883,15 +903,14 @@ fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
                 && row.line.text.starts_with(|c: char| !c.is_whitespace())
                 && let Some(first) = row.rules.first()
             {
-                {
-                    let c = cells(l.text, &first.spans);
-                    let end = first.spans.last().map_or(0, |sp| sp.end);
-                    if l.text.len() <= end + 2 && !starts_numeric(cell(&c, Some(1))) {
-                        let own = cell(&c, first.col(|n| n == "owner")).to_string();
-                        let ts = cell(&c, first.col(|n| n.contains("tablespace"))).to_string();
-                        owner_ts = Some((own, ts));
-                        continue;
-                    }
+                // A name line ends within the first rule's columns.
+                let c = cells(l.text, &first.spans);
+                let end = first.spans.last().map_or(0, |sp| sp.end);
+                if l.text.len() <= end + 2 && !starts_numeric(cell(&c, Some(1))) {
+                    let own = cell(&c, first.col(|n| n == "owner")).to_string();
+                    let ts = cell(&c, first.col(|n| n.contains("tablespace"))).to_string();
+                    owner_ts = Some((own, ts));
+                    continue;
                 }
             }
             let c = cells(l.text, &rule.spans);
@@ -1096,6 +1115,8 @@ pub fn header(lines: &[Line<'_>], ctx: &mut Ctx) -> Header {
         .or(get("cluster"))
         .is_some_and(|v| v.eq_ignore_ascii_case("YES"));
     h.cdb = get("cdb").map(|v| v.eq_ignore_ascii_case("YES"));
+    // PDB reports (12.2+): `Container DB Id  Container Name  Open Time`.
+    h.container = get("container name").map(str::to_string);
     h.host = get("host name")
         .or(get("host"))
         // Statspack 10g+: `Host Name` over a `~~~~ -----` rule splits the words.
