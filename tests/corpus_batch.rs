@@ -209,6 +209,13 @@ fn a_directory_batch_with_archives_and_garbage_gives_one_report_per_database() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(got, want, "{err}");
+    let index = fs::read_to_string(b.out.join("index.html")).unwrap();
+    for name in want.iter().filter(|n| *n != "index.html") {
+        assert!(
+            index.contains(&format!("href=\"{name}\"")),
+            "index.html does not link {name}"
+        );
+    }
     // The copies in the zip and the gzip are the same intervals as the files.
     if !grouped.duplicates.is_empty() {
         assert!(err.contains("given more than once"), "{err}");
