@@ -80,6 +80,11 @@ fn main() -> ExitCode {
     if want("batch") {
         batches(&dir);
     }
+    // Not part of the default run: a steady AWR HTML parse loop to profile
+    // (`perf record -g target/release/deps/throughput-* profile-html`).
+    if picked.iter().any(|p| p == "profile-html") {
+        profile_html(&files);
+    }
     ExitCode::SUCCESS
 }
 
@@ -146,6 +151,26 @@ fn describe(r: &Result<Document, awrflash_parse::ParseError>) -> String {
             format!("error: {}", why.chars().take(60).collect::<String>())
         }
     }
+}
+
+/// Parses every AWR HTML file of the corpus 20 times, nothing else.
+fn profile_html(files: &[(String, Vec<u8>)]) {
+    let html: Vec<_> = files
+        .iter()
+        .filter(|(n, _)| n.starts_with("awr-html/"))
+        .collect();
+    let n: u64 = html.iter().map(|(_, b)| b.len() as u64).sum::<u64>() * 20;
+    let t = Instant::now();
+    for _ in 0..20 {
+        for (name, data) in &html {
+            std::hint::black_box(awrflash_parse::parse_bytes(name, data).is_ok());
+        }
+    }
+    println!(
+        "profile-html: {:.0} MB/s over {:.0} MB",
+        mb_per_s(n, t.elapsed()),
+        n as f64 / 1e6
+    );
 }
 
 /// Section 2: parse_bytes grouped by the format it detected.
