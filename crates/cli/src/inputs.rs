@@ -1,47 +1,161 @@
-//! Expands the user's inputs into named byte buffers: files, directories
-//! (recursive, sorted), `.gz` files. Formats are decided later by content.
+//! Expands the user's inputs into named units to parse: files, directories
+//! (recursive, sorted), globs (expanded here, so they work where the shell
+//! does not expand them), gzip files and zip archives (members read in
+//! memory, named `archive.zip!member`). Compression is recognised by its
+//! magic bytes, formats later by content; file names decide nothing.
 
-use std::fs;
-use std::io::Read;
+use std::fs::{self, File};
+use std::io::{Cursor, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use anyhow::{Context, Result};
+use zip::ZipArchive;
 
-/// One input to parse: a display name and where to read it from.
-#[derive(Debug, Clone)]
-pub struct InputRef {
-    pub name: String,
-    pub path: PathBuf,
+/// Decompressed inputs larger than this are refused (a corrupt or hostile
+/// archive must not exhaust memory); the largest real AWR reports are tens of MB.
+const MAX_INPUT_BYTES: u64 = 1 << 30;
+
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+type Archive = ZipArchive<Cursor<Arc<[u8]>>>;
+
+/// One thing to parse.
+#[derive(Clone)]
+pub enum Unit {
+    File {
+        name: String,
+        path: PathBuf,
+    },
+    ZipMember {
+        name: String,
+        archive: Box<Archive>,
+        index: usize,
+    },
+    /// An input that could not even be opened or listed.
+    Failed {
+        name: String,
+        reason: String,
+    },
 }
 
-/// Expands directories recursively (sorted by path, hidden files skipped).
-/// A path that does not exist is an error for that path, reported by the caller.
-pub fn expand(paths: &[PathBuf]) -> Vec<Result<InputRef, (String, String)>> {
+impl Unit {
+    pub fn name(&self) -> &str {
+        match self {
+            Unit::File { name, .. } | Unit::ZipMember { name, .. } | Unit::Failed { name, .. } => {
+                name
+            }
+        }
+    }
+
+    /// The unit's bytes, gzip-decompressed when they start with the gzip magic.
+    pub fn read(&self) -> Result<Vec<u8>, String> {
+        let raw = match self {
+            Unit::Failed { reason, .. } => return Err(reason.clone()),
+            Unit::File { path, .. } => {
+                let f = File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+                read_capped(f)?
+            }
+            Unit::ZipMember { archive, index, .. } => {
+                let mut archive = archive.clone();
+                let member = archive
+                    .by_index(*index)
+                    .map_err(|e| format!("cannot read zip member: {e}"))?;
+                read_capped(member).map_err(|e| format!("corrupt zip member: {e}"))?
+            }
+        };
+        if raw.starts_with(&GZIP_MAGIC) {
+            return read_capped(flate2::read::MultiGzDecoder::new(raw.as_slice()))
+                .map_err(|e| format!("corrupt gzip data: {e}"));
+        }
+        if is_zip(&raw) {
+            return Err(
+                "a zip archive inside a zip archive is not read; unpack the outer one".into(),
+            );
+        }
+        Ok(raw)
+    }
+}
+
+fn read_capped(r: impl Read) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
+    r.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| e.to_string())?;
+    if out.len() as u64 > MAX_INPUT_BYTES {
+        return Err(format!(
+            "larger than {} MiB uncompressed",
+            MAX_INPUT_BYTES >> 20
+        ));
+    }
+    Ok(out)
+}
+
+fn is_zip(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06")
+}
+
+fn has_glob_chars(s: &str) -> bool {
+    s.contains(['*', '?', '['])
+}
+
+/// Expands the arguments in order: directories sorted by path, glob matches
+/// sorted, zip members in archive order.
+pub fn expand(args: &[PathBuf]) -> Vec<Unit> {
+    let mut out = Vec::new();
+    for arg in args {
+        let shown = arg.display().to_string();
+        if arg.is_dir() {
             let mut files = Vec::new();
-            walk(p, &mut files);
+            walk(arg, &mut files);
             files.sort();
-            out.extend(files.into_iter().map(|f| {
-                Ok(InputRef {
-                    name: f.display().to_string(),
-                    path: f,
-                })
-            }));
-        } else if p.exists() {
-            out.push(Ok(InputRef {
-                name: p.display().to_string(),
-                path: p.clone(),
-            }));
+            for f in files {
+                push_file(f, &mut out);
+            }
+        } else if arg.exists() {
+            push_file(arg.clone(), &mut out);
+        } else if has_glob_chars(&shown) {
+            expand_glob(&shown, &mut out);
         } else {
-            out.push(Err((
-                p.display().to_string(),
-                "no such file or directory".to_string(),
-            )));
+            out.push(Unit::Failed {
+                name: shown,
+                reason: "no such file or directory".into(),
+            });
         }
     }
     out
+}
+
+fn expand_glob(pattern: &str, out: &mut Vec<Unit>) {
+    let paths = match glob::glob(pattern) {
+        Ok(paths) => paths,
+        Err(e) => {
+            out.push(Unit::Failed {
+                name: pattern.to_string(),
+                reason: format!("bad glob pattern: {e}"),
+            });
+            return;
+        }
+    };
+    let mut matched: Vec<PathBuf> = paths.filter_map(Result::ok).collect();
+    matched.sort();
+    if matched.is_empty() {
+        out.push(Unit::Failed {
+            name: pattern.to_string(),
+            reason: "no file matches this pattern".into(),
+        });
+    }
+    for p in matched {
+        if p.is_dir() {
+            let mut files = Vec::new();
+            walk(&p, &mut files);
+            files.sort();
+            for f in files {
+                push_file(f, out);
+            }
+        } else {
+            push_file(p, out);
+        }
+    }
 }
 
 fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
@@ -65,15 +179,150 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
     }
 }
 
-/// Reads a file, decompressing gzip by its magic bytes (not its name).
-pub fn read(input: &InputRef) -> Result<Vec<u8>> {
-    let bytes = fs::read(&input.path).with_context(|| format!("{}: cannot read", input.name))?;
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(bytes.as_slice())
-            .read_to_end(&mut out)
-            .with_context(|| format!("{}: corrupt gzip data", input.name))?;
-        return Ok(out);
+/// A plain file, or the members of a zip archive (recognised by its magic).
+fn push_file(path: PathBuf, out: &mut Vec<Unit>) {
+    let name = path.display().to_string();
+    let mut magic = [0u8; 4];
+    let looks_zip = File::open(&path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok()
+        && is_zip(&magic);
+    if !looks_zip {
+        out.push(Unit::File { name, path });
+        return;
     }
-    Ok(bytes)
+    let bytes: Arc<[u8]> = match fs::read(&path) {
+        Ok(b) => b.into(),
+        Err(e) => {
+            out.push(Unit::Failed {
+                name,
+                reason: format!("cannot read: {e}"),
+            });
+            return;
+        }
+    };
+    let archive = match ZipArchive::new(Cursor::new(bytes)) {
+        Ok(a) => a,
+        Err(e) => {
+            out.push(Unit::Failed {
+                name,
+                reason: format!("corrupt zip archive: {e}"),
+            });
+            return;
+        }
+    };
+    let mut members: Vec<(String, usize)> = (0..archive.len())
+        .filter_map(|i| archive.name_for_index(i).map(|n| (n.to_string(), i)))
+        .filter(|(n, _)| !skip_member(n))
+        .collect();
+    members.sort();
+    let archive = Box::new(archive);
+    for (member, index) in members {
+        out.push(Unit::ZipMember {
+            name: format!("{name}!{member}"),
+            archive: archive.clone(),
+            index,
+        });
+    }
+}
+
+/// Directories, macOS resource forks and hidden files are not inputs.
+fn skip_member(name: &str) -> bool {
+    name.ends_with('/')
+        || name.starts_with("__MACOSX/")
+        || name
+            .rsplit('/')
+            .next()
+            .is_some_and(|base| base.starts_with('.') || base.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn names(units: &[Unit]) -> Vec<String> {
+        units.iter().map(|u| u.name().to_string()).collect()
+    }
+
+    #[test]
+    fn directories_expand_recursively_in_sorted_order_without_hidden_files() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("sub")).unwrap();
+        for f in ["b.txt", "a.txt", ".hidden", "sub/c.txt"] {
+            fs::write(dir.path().join(f), "x").unwrap();
+        }
+        let units = expand(&[dir.path().to_path_buf()]);
+        let got: Vec<String> = names(&units)
+            .iter()
+            .map(|n| {
+                n.trim_start_matches(&dir.path().display().to_string())
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(got, ["/a.txt", "/b.txt", "/sub/c.txt"]);
+    }
+
+    #[test]
+    fn globs_expand_here_and_an_empty_match_is_a_failed_input() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["r1.html", "r2.html", "x.txt"] {
+            fs::write(dir.path().join(f), "x").unwrap();
+        }
+        let pattern = dir.path().join("*.html");
+        let units = expand(&[pattern]);
+        assert_eq!(units.len(), 2);
+        assert!(units.iter().all(|u| matches!(u, Unit::File { .. })));
+        let none = expand(&[dir.path().join("*.lst")]);
+        assert!(matches!(none.as_slice(), [Unit::Failed { .. }]));
+    }
+
+    #[test]
+    fn zip_members_are_read_in_memory_and_named_after_the_archive() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("week.zip");
+        let mut zw = zip::ZipWriter::new(File::create(&path).unwrap());
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        zw.add_directory("d/", opts).unwrap();
+        zw.start_file("d/b.html", opts).unwrap();
+        zw.write_all(b"second").unwrap();
+        zw.start_file("a.txt", opts).unwrap();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(b"first").unwrap();
+        zw.write_all(&gz.finish().unwrap()).unwrap();
+        zw.start_file("__MACOSX/._a.txt", opts).unwrap();
+        zw.finish().unwrap();
+
+        let units = expand(std::slice::from_ref(&path));
+        let shown = path.display().to_string();
+        assert_eq!(
+            names(&units),
+            [format!("{shown}!a.txt"), format!("{shown}!d/b.html")]
+        );
+        assert_eq!(units[0].read().unwrap(), b"first");
+        assert_eq!(units[1].read().unwrap(), b"second");
+    }
+
+    #[test]
+    fn a_missing_path_and_a_corrupt_archive_are_failed_inputs() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("bad.zip");
+        fs::write(&bad, b"PK\x03\x04 not really").unwrap();
+        let units = expand(&[dir.path().join("missing.html"), bad]);
+        assert_eq!(units.len(), 2);
+        for u in &units {
+            assert!(u.read().is_err(), "{}", u.name());
+        }
+    }
+
+    #[test]
+    fn corrupt_gzip_is_an_error_not_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("r.html.gz");
+        fs::write(&p, [0x1f, 0x8b, 8, 0, 1, 2, 3]).unwrap();
+        let units = expand(&[p]);
+        let err = units[0].read().unwrap_err();
+        assert!(err.contains("gzip"), "{err}");
+    }
 }

@@ -1,12 +1,19 @@
 //! awrflash-cli: the command line.
 //!
 //! Stage: cli (the only crate that prints). Input: arguments and files.
-//! Output: JSON Lines, reports and exit codes (0 ok, 1 findings at or above
-//! `--fail-on`, 2 input or usage error). A closed pipe exits quietly.
+//! Output: reports, tables, JSON Lines and exit codes (0 ok, 1 findings at
+//! or above `--fail-on`, 2 input or usage error). A closed pipe exits quietly.
 
+mod analyze_cmd;
 mod args;
+mod catalog_cmd;
+mod extract_cmd;
+mod gen_cmd;
 mod inputs;
+mod load;
 mod parse_cmd;
+mod trend;
+mod ui;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -15,7 +22,7 @@ use clap::Parser;
 
 pub use args::{Cli, Command};
 
-/// Exit code for a run where some input could not be used.
+/// Exit code for an input or usage error.
 pub const EXIT_INPUT_ERROR: u8 = 2;
 
 pub fn main() -> ExitCode {
@@ -23,6 +30,7 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_INPUT_ERROR } else { 0 };
+            // `--help` into a closed pipe: nothing to say either way.
             let _ = e.print();
             return ExitCode::from(code);
         }
@@ -33,8 +41,15 @@ pub fn main() -> ExitCode {
             .num_threads(jobs.max(1))
             .build_global();
     }
+    let ui = ui::Ui::new(cli.quiet, cli.verbose, cli.color);
     let result = match &cli.command {
-        Command::Parse(args) => parse_cmd::run(args),
+        Command::Analyze(args) => analyze_cmd::run(args, &ui),
+        Command::Extract(args) => extract_cmd::run(args, &ui),
+        Command::Rules(args) => catalog_cmd::rules(args),
+        Command::Devices(args) => catalog_cmd::devices(args),
+        Command::Parse(args) => parse_cmd::run(args, &ui),
+        Command::Completions(args) => gen_cmd::completions(args),
+        Command::Man => gen_cmd::man(),
     };
     match result {
         Ok(code) => ExitCode::from(code),

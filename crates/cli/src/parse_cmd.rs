@@ -1,44 +1,28 @@
-//! `awrflash parse`: one JSON object per input, in input order.
+//! `awrflash parse`: one JSON object per usable input, in input order.
 
 use std::io::{self, BufWriter, Write};
 
 use anyhow::Result;
-use rayon::prelude::*;
 
 use crate::args::ParseArgs;
-use crate::inputs;
+use crate::load;
+use crate::ui::Ui;
 
-pub fn run(args: &ParseArgs) -> Result<u8> {
-    let expanded = inputs::expand(&args.inputs);
-    let results: Vec<Result<String, String>> = expanded
-        .par_iter()
-        .map(|item| match item {
-            Err((name, why)) => Err(format!("{name}: {why}")),
-            Ok(input) => {
-                let bytes = inputs::read(input).map_err(|e| format!("{e:#}"))?;
-                let doc =
-                    awrflash_parse::parse_bytes(&input.name, &bytes).map_err(|e| e.to_string())?;
-                serde_json::to_string(&doc).map_err(|e| format!("{}: {e}", input.name))
-            }
-        })
-        .collect();
+/// Exit 2 when any input could not be parsed: `parse` is a check of the inputs.
+pub fn run(args: &ParseArgs, ui: &Ui) -> Result<u8> {
+    let loaded = load::load(&args.inputs, ui);
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let mut failed = 0usize;
-    for r in &results {
-        match r {
-            Ok(json) => writeln!(out, "{json}")?,
-            Err(msg) => {
-                failed += 1;
-                out.flush()?;
-                eprintln!("awrflash: {msg}");
-            }
-        }
+    for doc in &loaded.docs {
+        // To a string first: a closed pipe must surface as an io::Error.
+        let line = serde_json::to_string(doc)?;
+        writeln!(out, "{line}")?;
     }
     out.flush()?;
-    Ok(if failed > 0 {
-        crate::EXIT_INPUT_ERROR
-    } else {
+    load::report(&loaded, ui);
+    Ok(if loaded.failed.is_empty() {
         0
+    } else {
+        crate::EXIT_INPUT_ERROR
     })
 }

@@ -122,9 +122,10 @@ pub struct TopEvent {
 pub struct WaitEvents {
     pub foreground: Vec<WaitEvent>,
     pub background: Vec<WaitEvent>,
-    /// Events of all sessions, where the report prints such a table:
-    /// Statspack 10g+ "Wait Events (fg and bg)", and the "Wait Events" table
-    /// of Statspack 8i/9i and AWR 10g, which had no foreground split.
+    /// Statspack 11g+ "Wait Events (fg and bg)": events of all sessions.
+    /// (The "Wait Events" table of AWR 10g/11.1 and Statspack 8i-10g also
+    /// counts background sessions but is the release's main event list, so
+    /// both parsers put it in `foreground`.)
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub all: Vec<WaitEvent>,
 }

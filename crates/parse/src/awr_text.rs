@@ -41,14 +41,7 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
         ));
     }
     sections::fill(&doc, &mut ctx, &mut r);
-    if !lines.iter().any(|l| l.text.trim() == "End of Report") {
-        let line = lines.last().map_or(1, |l| l.no);
-        ctx.warnings.push(awrflash_model::Warning::new(
-            "",
-            line,
-            "no \"End of Report\" line: the report may be cut short",
-        ));
-    }
+    sections::check_end(&lines, &mut ctx);
     r.warnings = ctx.warnings;
     Ok(r)
 }

@@ -57,6 +57,7 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
         ));
     }
     sections::fill(&doc, &mut ctx, &mut r);
+    sections::check_end(&lines, &mut ctx);
     r.warnings = ctx.warnings;
     Ok(r)
 }

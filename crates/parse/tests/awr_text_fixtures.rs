@@ -32,9 +32,20 @@ fn awr_10g_text_report_maps_into_the_model() {
     assert_eq!(r.source.format.as_str(), "awr-text");
     assert_eq!(r.header.release.as_deref(), Some("10.2.0.4.0"));
     assert_eq!(r.header.host.as_deref(), Some("dbhost10"));
-    // 10g "Wait Events" covers all sessions: it is not the foreground list.
-    assert!(r.wait_events.foreground.is_empty());
-    assert_eq!(r.wait_events.all.len(), 6, "the page break keeps every row");
+    // 10g "Wait Events" is the release's main list: foreground, as in HTML.
+    assert_eq!(
+        r.wait_events.foreground.len(),
+        6,
+        "the page break keeps every row"
+    );
+    assert!(r.wait_events.all.is_empty());
+    // Wait classes come from the top events where 10g events print none.
+    assert_eq!(
+        r.foreground_event("db file sequential read")
+            .and_then(|e| e.wait_class.as_deref()),
+        Some("User I/O")
+    );
+    assert_eq!(r.buffer_pool_advisory[0].block_size, Some(8192));
     assert_eq!(
         r.load_profile_row("Redo size").and_then(|x| x.per_second),
         Some(10_000.0)
@@ -70,7 +81,7 @@ fn awr_11_1_text_report_with_crlf_histogram_and_overflow_maps_into_the_model() {
     // `######` is a null with a warning, never a zero.
     let net = r
         .wait_events
-        .all
+        .foreground
         .iter()
         .find(|e| e.name == "SQL*Net message from client")
         .unwrap();

@@ -131,7 +131,7 @@ pub fn mb(x: f64) -> String {
     if !x.is_finite() {
         return NA.to_string();
     }
-    let d = if x.abs() >= 100.0 { 0 } else { 1 };
+    let d = if x.abs() >= 100.0 || x == 0.0 { 0 } else { 1 };
     format!("{} MB", fixed(x, d))
 }
 

@@ -162,7 +162,7 @@ fn charts(a: &Analysis, v: &View) -> Charts {
         let xs: Vec<String> = plan
             .curve
             .iter()
-            .map(|p| fmt::ratio(p.multiple_of_buffer_cache))
+            .map(|p| format!("{}x", fmt::axis(p.multiple_of_buffer_cache)))
             .collect();
         let marker_at = plan.size_gb.and_then(|s| {
             plan.curve

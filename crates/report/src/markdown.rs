@@ -115,6 +115,7 @@ pub fn render(a: &Analysis) -> String {
     findings(&mut o, &v);
     segments(&mut o, &v);
     exhibits(&mut o, &v);
+    projections(&mut o, &v);
     tail(&mut o, &v);
     o
 }
@@ -147,18 +148,6 @@ fn options(o: &mut String, v: &View) {
         absent(o, "Projected options");
     } else {
         table(o, &tables::options(v));
-    }
-    for op in &v.options {
-        if op.notes.is_empty() && op.steps.is_empty() {
-            continue;
-        }
-        let _ = writeln!(o, "### {}. {}\n", op.rank, md(&op.title));
-        for n in &op.notes {
-            let _ = writeln!(o, "{}\n", para(n));
-        }
-        if !op.steps.is_empty() {
-            table(o, &tables::steps(&op.steps));
-        }
     }
 
     let _ = writeln!(o, "## DB time, now and after the best option\n");
@@ -293,7 +282,7 @@ fn exhibits(o: &mut String, v: &View) {
     for h in &v.histograms {
         let _ = writeln!(
             o,
-            "- **{}** ({} waits{}): {}",
+            "- **{}** ({}{}): {}",
             md(&h.event),
             md(&h.total_waits),
             note(&h.src),
@@ -326,6 +315,25 @@ fn exhibits(o: &mut String, v: &View) {
         );
     } else {
         table(o, &tables::series(v));
+    }
+}
+
+fn projections(o: &mut String, v: &View) {
+    if v.options.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "## Projection details\n");
+    for op in &v.options {
+        if op.notes.is_empty() && op.steps.is_empty() {
+            continue;
+        }
+        let _ = writeln!(o, "### {}. {}\n", op.rank, md(&op.title));
+        for n in &op.notes {
+            let _ = writeln!(o, "{}\n", para(n));
+        }
+        if !op.steps.is_empty() {
+            table(o, &tables::steps(&op.steps));
+        }
     }
 }
 

@@ -49,8 +49,45 @@ pub fn clean(s: &str) -> String {
         .collect()
 }
 
+/// Terminal columns of a character: 2 for East Asian wide and fullwidth
+/// characters (CJK object names and SQL text occur in real reports), 1 otherwise.
+fn char_width(c: char) -> usize {
+    let u = u32::from(c);
+    let wide = matches!(u,
+        0x1100..=0x115F
+        | 0x2E80..=0x303E
+        | 0x3041..=0x33FF
+        | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF
+        | 0xA000..=0xA4CF
+        | 0xAC00..=0xD7A3
+        | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFF60
+        | 0xFFE0..=0xFFE6
+        | 0x1F300..=0x1F64F
+        | 0x20000..=0x3FFFD);
+    if wide { 2 } else { 1 }
+}
+
 fn width(s: &str) -> usize {
-    s.chars().count()
+    s.chars().map(char_width).sum()
+}
+
+/// The longest prefix of `s` that takes at most `w` columns, and the rest.
+fn split_at_width(s: &str, w: usize) -> (String, String) {
+    let mut used = 0;
+    let mut head = String::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.peek().copied() {
+        if used + char_width(c) > w {
+            break;
+        }
+        used += char_width(c);
+        head.push(c);
+        chars.next();
+    }
+    (head, chars.collect())
 }
 
 /// Cuts `s` to `w` characters, marking the cut with `~`.
@@ -61,7 +98,7 @@ fn fit(s: &str, w: usize) -> String {
     if w == 0 {
         return String::new();
     }
-    let mut t: String = s.chars().take(w.saturating_sub(1)).collect();
+    let (mut t, _) = split_at_width(s, w.saturating_sub(1));
     t.push('~');
     t
 }
@@ -77,8 +114,8 @@ fn wrap(s: &str, w: usize) -> Vec<String> {
             if !cur.is_empty() {
                 lines.push(std::mem::take(&mut cur));
             }
-            let head: String = word.chars().take(w).collect();
-            word = word.chars().skip(w).collect();
+            let (head, rest) = split_at_width(&word, w);
+            word = rest;
             lines.push(head);
         }
         if cur.is_empty() {
@@ -251,6 +288,7 @@ pub fn render(a: &Analysis, color: bool) -> String {
     findings(&mut o, &st, &v);
     segments(&mut o, &st, &v);
     exhibits(&mut o, &st, &v);
+    projections(&mut o, &st, &v);
     tail(&mut o, &st, &v);
     o
 }
@@ -317,33 +355,6 @@ fn options(o: &mut String, st: &Style, v: &View) {
         }
         table(o, INDENT, &t);
         let _ = writeln!(o, "{INDENT}* best option");
-        for op in &v.options {
-            let mut extra = Vec::new();
-            if !op.device.is_empty() {
-                extra.push(format!("device {}", op.device));
-            }
-            if let Some(c) = &op.cap {
-                extra.push(format!("throughput cap {c}"));
-            }
-            if let Some(c) = &op.capacity {
-                extra.push(format!("flash capacity {c}"));
-            }
-            let _ = writeln!(o);
-            para(
-                o,
-                INDENT,
-                &format!("{}. {} ({})", op.rank, op.title, op.key),
-            );
-            if !extra.is_empty() {
-                para(o, "    ", &extra.join(", "));
-            }
-            for n in &op.notes {
-                para(o, "    ", n);
-            }
-            if !op.steps.is_empty() {
-                table(o, "    ", &steps(&op.steps));
-            }
-        }
     }
 
     section(o, st, "DB time, now and after the best option");
@@ -478,7 +489,7 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
         para(
             o,
             INDENT,
-            &format!("{} ({} waits{})", h.event, h.total_waits, note(&h.src)),
+            &format!("{} ({}{})", h.event, h.total_waits, note(&h.src)),
         );
         para(o, "    ", &h.summary);
     }
@@ -533,6 +544,40 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
     }
 }
 
+fn projections(o: &mut String, st: &Style, v: &View) {
+    if v.options.is_empty() {
+        return;
+    }
+    section(o, st, "Projection details");
+    for op in &v.options {
+        let mut extra = Vec::new();
+        if !op.device.is_empty() {
+            extra.push(format!("device {}", op.device));
+        }
+        if let Some(c) = &op.cap {
+            extra.push(format!("throughput cap {c}"));
+        }
+        if let Some(c) = &op.capacity {
+            extra.push(format!("flash capacity {c}"));
+        }
+        let _ = writeln!(o);
+        para(
+            o,
+            INDENT,
+            &format!("{}. {} ({})", op.rank, op.title, op.key),
+        );
+        if !extra.is_empty() {
+            para(o, "    ", &extra.join(", "));
+        }
+        for n in &op.notes {
+            para(o, "    ", n);
+        }
+        if !op.steps.is_empty() {
+            table(o, "    ", &steps(&op.steps));
+        }
+    }
+}
+
 fn tail(o: &mut String, st: &Style, v: &View) {
     section(o, st, "Rules cited");
     if v.rules.is_empty() {
@@ -573,6 +618,15 @@ mod tests {
         let q = "ALTER SYSTEM SET db_flash_cache_file='/a b c d e f g h i j k' SCOPE=SPFILE;";
         let lines = wrap_sql(q, 30);
         assert!(lines.iter().any(|l| l.contains("'/a b c d e f g h i j k'")));
+    }
+
+    #[test]
+    fn wide_characters_count_two_columns() {
+        assert_eq!(width("表空间"), 6);
+        assert_eq!(fit("表空间名称", 5), "表空~");
+        for l in wrap(&"订单明细表".repeat(30), 40) {
+            assert!(width(&l) <= 40, "{l}");
+        }
     }
 
     #[test]

@@ -32,6 +32,9 @@ pub struct Footnote {
 struct Notes {
     seen: BTreeMap<(String, String, u32), usize>,
     list: Vec<Footnote>,
+    /// The file exhibit rows come from when the analysis read one report
+    /// only (their `SourceRef` carries section and line, not the file).
+    single_report: String,
 }
 
 impl Notes {
@@ -58,7 +61,8 @@ impl Notes {
         if src.section.is_empty() && src.line == 0 {
             None
         } else {
-            Some(self.add("", &src.section, src.line))
+            let path = self.single_report.clone();
+            Some(self.add(&path, &src.section, src.line))
         }
     }
 }
@@ -247,6 +251,7 @@ pub struct BucketView {
 #[derive(Debug, Clone)]
 pub struct HistView {
     pub event: String,
+    /// `1,234 waits`, or `567 waits in the detail range`.
     pub total_waits: String,
     pub buckets: Vec<BucketView>,
     /// `<1ms 8.2%, <2ms 4.1%, ...`
@@ -486,6 +491,21 @@ const KEY_EVENTS: [&str; 3] = [
 
 pub fn build(a: &Analysis) -> View {
     let mut notes = Notes::default();
+    let reports: Vec<&awrflash_model::Source> = a
+        .inputs
+        .iter()
+        .filter(|s| {
+            matches!(
+                s.format,
+                awrflash_model::Format::AwrHtml
+                    | awrflash_model::Format::AwrText
+                    | awrflash_model::Format::Statspack
+            )
+        })
+        .collect();
+    if let [one] = reports.as_slice() {
+        notes.single_report = one.path.clone();
+    }
     let db = &a.database;
     let db_label = db
         .db_name
@@ -579,7 +599,8 @@ pub fn build(a: &Analysis) -> View {
         .or_else(|| ranked.first().map(|r| r.1.key.clone()));
     let mut options = Vec::new();
     for (rank, (_, o, _)) in ranked.iter().enumerate() {
-        let p = projection(&mut notes, &o.projection);
+        // The steps get their footnotes at the end: they are shown last.
+        let p = projection(&mut Notes::default(), &o.projection);
         let (gl, gh) = gain_range(&o.projection);
         let mid = (gl + gh) / 2.0;
         options.push(OptionView {
@@ -604,7 +625,7 @@ pub fn build(a: &Analysis) -> View {
             cap: p.cap,
             capacity: o.capacity_gb.map(fmt::gb),
             notes: o.notes.clone(),
-            steps: p.steps,
+            steps: Vec::new(),
             best: best_key.as_deref() == Some(o.key.as_str()),
         });
     }
@@ -840,7 +861,10 @@ pub fn build(a: &Analysis) -> View {
         .iter()
         .map(|h| HistView {
             event: h.event.clone(),
-            total_waits: opt_num(h.total_waits),
+            total_waits: match (h.total_waits, h.range_waits) {
+                (None, Some(r)) => format!("{} waits in the detail range", fmt::num(r)),
+                (t, _) => format!("{} waits", opt_num(t)),
+            },
             summary: String::new(),
             buckets: {
                 // The parsers give the open last bucket (`>1s`) as f64::MAX.
@@ -899,7 +923,11 @@ pub fn build(a: &Analysis) -> View {
         .iter()
         .map(|d| DeviceView {
             device: d.device.clone(),
-            role: d.role.clone().unwrap_or_default(),
+            role: match (d.role.clone().unwrap_or_default(), d.layered) {
+                (r, true) if r.is_empty() => "layered".into(),
+                (r, true) => format!("{r} (layered)"),
+                (r, false) => r,
+            },
             samples: d.samples.to_string(),
             iops: format!(
                 "{} / {} / {}",
@@ -951,6 +979,11 @@ pub fn build(a: &Analysis) -> View {
             peak: Some(i) == peak,
         })
         .collect();
+
+    // Projection details come last on the page, so their sources are numbered last.
+    for (view, (_, o, _)) in options.iter_mut().zip(&ranked) {
+        view.steps = steps(&mut notes, &o.projection.steps);
+    }
 
     let gain = if a.verdict.gain_pct_low == 0.0 && a.verdict.gain_pct_high == 0.0 {
         "none expected".to_string()
@@ -1062,4 +1095,55 @@ pub fn rule_line(r: &RuleView) -> String {
         r.title,
         cites
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use awrflash_model::{FileIoRow, Format, Source};
+
+    fn with_tablespace_row(reports: usize) -> Analysis {
+        let mut a = Analysis::default();
+        for i in 0..reports {
+            a.inputs.push(Source {
+                path: format!("awr_{i}.html"),
+                format: Format::AwrHtml,
+                kind: None,
+            });
+        }
+        a.inputs.push(Source {
+            path: "iostat.txt".into(),
+            format: Format::IostatLinux,
+            kind: None,
+        });
+        a.exhibits.tablespaces.push(FileIoRow {
+            tablespace: "USERS".into(),
+            src: SourceRef::new("Tablespace IO Stats", 12),
+            ..FileIoRow::default()
+        });
+        a
+    }
+
+    #[test]
+    fn exhibit_rows_of_a_single_report_name_its_file() {
+        let v = build(&with_tablespace_row(1));
+        assert_eq!(v.footnotes[0].text, "awr_0.html:12 [Tablespace IO Stats]");
+    }
+
+    #[test]
+    fn exhibit_rows_of_several_reports_give_section_and_line_only() {
+        let v = build(&with_tablespace_row(2));
+        assert_eq!(v.footnotes[0].text, "line 12 [Tablespace IO Stats]");
+    }
+
+    #[test]
+    fn one_source_gets_one_footnote_number() {
+        let mut a = with_tablespace_row(1);
+        a.exhibits
+            .tablespaces
+            .push(a.exhibits.tablespaces[0].clone());
+        let v = build(&a);
+        assert_eq!(v.footnotes.len(), 1);
+        assert_eq!(v.tablespaces[1].src.as_ref().map(|s| s.n), Some(1));
+    }
 }

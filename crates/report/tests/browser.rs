@@ -14,7 +14,7 @@ mod support;
 
 use awrflash_report::testing::open_in_chromium;
 
-const SECTIONS: [&str; 14] = [
+const SECTIONS: [&str; 15] = [
     "verdict",
     "database",
     "options",
@@ -27,6 +27,7 @@ const SECTIONS: [&str; 14] = [
     "tablespaces",
     "devices",
     "series",
+    "projections",
     "rules",
     "sources",
 ];
@@ -123,4 +124,32 @@ fn the_browser_check_catches_script_errors_and_network_loads() {
         run.log
     );
     assert_eq!(run.network_requests, vec!["http://127.0.0.1:9/x.png"]);
+}
+
+#[test]
+fn index_page_renders_in_chromium_with_a_row_per_database() {
+    let rich = support::fixture("rich");
+    let sparse = support::fixture("sparse");
+    let html = awrflash_report::index_html(&[
+        (&rich, "report-rich.html".to_string()),
+        (&sparse, "report-sparse.html".to_string()),
+    ]);
+    let run = open_in_chromium(&html, &support::browser_dir(), "index", 1280, 800)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        run.page_errors().is_empty(),
+        "{}",
+        run.page_errors().join("\n")
+    );
+    assert!(
+        run.network_requests.is_empty(),
+        "{:?}",
+        run.network_requests
+    );
+    assert!(run.dom.contains("<section id=\"databases\""));
+    assert_eq!(
+        run.dom.matches("<tr><td><a href=").count(),
+        2,
+        "one row per database"
+    );
 }

@@ -119,12 +119,15 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
             }
         }
     }
-    let all: Vec<Workload> = if reports.is_empty() {
+    let mut all: Vec<Workload> = if reports.is_empty() {
         vec![Workload::new(&empty)]
     } else {
         reports.iter().map(|r| Workload::new(r)).collect()
     };
     let primary = peak_index(&all);
+    if let Some(w) = all.get_mut(primary) {
+        fill_from_iostat(w, &iostat);
+    }
     let Some(w) = all.get(primary) else {
         return Err(RulesError::Config("no workload".into()));
     };
@@ -162,6 +165,9 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
             Err(why) => {
                 fc.recommended = false;
                 fc.reason = format!("not recommended: {why}");
+                // The curve keeps every size tried; no size is put forward.
+                fc.size_gb = None;
+                fc.sga_cost_mb = None;
             }
         }
     }
@@ -179,6 +185,49 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         exhibits: exhibits(w, &plan, &iostat),
     };
     Ok(analysis)
+}
+
+/// Host CPU and channel MB/s from iostat captures where the report has
+/// none (a Statspack report has no IO Profile; some reports lack Host CPU).
+fn fill_from_iostat(w: &mut Workload, iostat: &[&IostatCapture]) {
+    for c in iostat {
+        let path = c.source.path.clone();
+        let at = |r: &awrflash_model::SourceRef| EvidenceSrc {
+            path: path.clone(),
+            section: r.section.clone(),
+            line: r.line,
+        };
+        if w.host_busy_pct.is_none() {
+            let live: Vec<_> = c
+                .cpu
+                .iter()
+                .filter(|s| !s.since_boot)
+                .filter_map(|s| s.idle_pct.map(|i| (100.0 - i, &s.src)))
+                .collect();
+            if let Some((_, src)) = live.first() {
+                let mean = live.iter().map(|x| x.0).sum::<f64>() / live.len() as f64;
+                w.host_busy_pct = Some(Num {
+                    value: mean.clamp(0.0, 100.0),
+                    src: Some(at(src)),
+                    derived: Some("iostat avg-cpu: mean of 100 - %idle over the intervals".into()),
+                });
+            }
+        }
+        if w.io_mb_s.is_none() && c.channel.mb_s_mean > 0.0 {
+            let first = c
+                .samples
+                .iter()
+                .find(|s| c.channel.devices.contains(&s.device) && !s.since_boot);
+            w.io_mb_s = Some(Num {
+                value: c.channel.mb_s_mean,
+                src: first.map(|s| at(&s.src)),
+                derived: Some(format!(
+                    "iostat: mean MB/s summed over {} devices (volumes and partitions left out)",
+                    c.channel.devices.len()
+                )),
+            });
+        }
+    }
 }
 
 /// The report interval with the highest load (DB time per second); the
@@ -259,26 +308,50 @@ fn verdict(w: &Workload, plan: &projection::Plan, rules: &[catalogue::RuleFile])
         ),
         _ => String::new(),
     };
+    let range = if f0(lo) == f0(hi) {
+        format!("about {}%", f0(hi))
+    } else {
+        format!("{}-{}%", f0(lo), f0(hi))
+    };
     let summary = if hi < 5.0 {
         format!(
-            "Flash would change little: the best option ({}) cuts DB time per transaction by {}-{}% on {}.{}",
+            "Flash would change little: the best option ({}) cuts DB time per transaction by {} on {}.{}",
             best.title.to_lowercase(),
-            f0(lo),
-            f0(hi),
+            range,
             best.device,
             limit
         )
     } else {
         format!(
-            "{} on {} would cut DB time per transaction by {}-{}% (I/O waits are {}% of DB time).{}",
+            "{} on {} would cut DB time per transaction by {} (I/O waits are {}% of DB time).{}",
             best.title,
             best.device,
-            f0(lo),
-            f0(hi),
+            range,
             f1(io_share),
             limit
         )
     };
+    // The smaller change, when it is not the best one.
+    let mut summary = summary;
+    if best.key != "hot-segments"
+        && let Some(h) = plan.options.iter().find(|o| o.key == "hot-segments")
+    {
+        let hg = projection::mid_gain(h) * 100.0;
+        if hg >= 5.0 {
+            summary.push_str(&format!(
+                " Moving only the {} hottest segments{} gives about {}%.",
+                plan.ranked
+                    .list
+                    .iter()
+                    .filter(|s| s.fits_budget != Some(false))
+                    .count(),
+                h.capacity_gb
+                    .map(|c| format!(" ({} GB)", f1(c)))
+                    .unwrap_or_default(),
+                f0(hg)
+            ));
+        }
+    }
     Verdict {
         summary,
         gain_pct_low: lo.max(0.0),

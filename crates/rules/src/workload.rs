@@ -39,7 +39,9 @@ pub fn round(v: f64) -> f64 {
     } else {
         100_000.0
     };
-    (v * scale).round() / scale
+    let r = (v * scale).round() / scale;
+    // No negative zero in the output.
+    if r == 0.0 { 0.0 } else { r }
 }
 
 /// A wait event with its numbers filled in where the report left them out.
@@ -296,7 +298,13 @@ impl<'a> Workload<'a> {
             name: name.to_string(),
             waits,
             time_s,
-            avg_ms: avg_ms.unwrap_or_else(|| ratio(time_s * 1000.0, waits)),
+            // Time / waits is more precise than the printed average, which
+            // older releases round to whole milliseconds (0 for fast waits).
+            avg_ms: if waits > 0.0 && time_s > 0.0 {
+                time_s * 1000.0 / waits
+            } else {
+                avg_ms.unwrap_or(0.0)
+            },
             pct_db_time: pct
                 .unwrap_or_else(|| db_time.map(|d| ratio(time_s * 100.0, d)).unwrap_or(0.0)),
             src: self.src(src),

@@ -74,3 +74,172 @@ fn findings_are_sorted_by_severity_then_id_and_analysis_is_deterministic() {
         );
     }
 }
+
+#[test]
+fn segment_sizes_rank_by_io_density_and_fill_the_flash_budget() {
+    let fx = common::load(&common::fixtures().join("rules/AF030/sizes.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    let segs = &a.segments_to_move;
+    assert!(
+        segs.iter()
+            .all(|s| s.size_gb.is_some() && s.io_density.is_some())
+    );
+    // Indexes first, then by density; ranks are 1..n.
+    let ranks: Vec<u32> = segs.iter().map(|s| s.rank).collect();
+    assert_eq!(ranks, (1..=segs.len() as u32).collect::<Vec<_>>());
+    let first_table = segs
+        .iter()
+        .position(|s| !s.object_type.contains("INDEX"))
+        .unwrap();
+    assert!(
+        segs[..first_table]
+            .iter()
+            .all(|s| s.object_type.contains("INDEX"))
+    );
+    let orders = segs.iter().find(|s| s.object == "ORDERS").unwrap();
+    assert_eq!(
+        orders.fits_budget,
+        Some(false),
+        "60 GB table does not fit 20 GB"
+    );
+    let fitted: f64 = segs
+        .iter()
+        .filter(|s| s.fits_budget == Some(true))
+        .filter_map(|s| s.size_gb)
+        .sum();
+    assert!(fitted <= 20.0 && fitted > 0.0);
+    let hot = a.options.iter().find(|o| o.key == "hot-segments").unwrap();
+    assert_eq!(hot.capacity_gb, Some(fitted));
+    let f = a.findings.iter().find(|f| f.id == "AF030").unwrap();
+    assert!(f.message.contains("I/O density"));
+    let sql = &f.recommendation.as_ref().unwrap().sql;
+    assert!(
+        sql.iter()
+            .any(|q| q.starts_with("ALTER INDEX \"APP\".\"ORDERS_PK\" REBUILD TABLESPACE"))
+    );
+    assert!(
+        !sql.iter().any(|q| q.contains("\"ORDERS\" MOVE")),
+        "ORDERS is over budget"
+    );
+}
+
+#[test]
+fn iostat_supplies_host_cpu_and_channel_when_the_report_has_neither() {
+    use awrflash_model::{ChannelLoad, CpuSample, Document, IostatCapture, Source, SourceRef};
+    let mut fx = common::load(&common::fixtures().join("rules/AF002/fires.toml"));
+    if let Document::Report(r) = &mut fx.docs[0] {
+        r.host_cpu = None;
+        r.io_profile.clear();
+        r.load_profile.clear();
+    }
+    let cpu = |i: u32, idle: f64| CpuSample {
+        interval: i,
+        idle_pct: Some(idle),
+        since_boot: i == 0,
+        src: SourceRef::new("avg-cpu", 10 * i + 1),
+        ..CpuSample::default()
+    };
+    let cap = IostatCapture {
+        source: Source {
+            path: "iostat.txt".into(),
+            ..Source::default()
+        },
+        cpu: vec![cpu(0, 90.0), cpu(1, 4.0), cpu(2, 6.0)],
+        channel: ChannelLoad {
+            devices: vec!["sdb".into()],
+            mb_s_mean: 41.0,
+            ..ChannelLoad::default()
+        },
+        ..IostatCapture::default()
+    };
+    fx.docs.push(Document::Iostat(Box::new(cap)));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    let cpu_f = a
+        .findings
+        .iter()
+        .find(|f| f.id == "AF001")
+        .expect("CPU from iostat");
+    assert!(
+        (cpu_f.evidence[0].value - 95.0).abs() < 1e-9,
+        "since-boot sample left out"
+    );
+    assert_eq!(cpu_f.evidence[0].src.as_ref().unwrap().path, "iostat.txt");
+    let ch = a
+        .findings
+        .iter()
+        .find(|f| f.id == "AF002")
+        .expect("channel from iostat");
+    assert!((ch.evidence[0].value - 41.0).abs() < 1e-9);
+}
+
+#[test]
+fn base_interval_gets_a_verdict_ranked_options_segments_and_a_flash_cache_plan() {
+    let fx = common::load(&common::fixtures().join("rules/AF070/fires.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    let mut s = format!(
+        "verdict [{}] {:?} {}-{}%: {}\n",
+        a.verdict.bound,
+        a.verdict.best_option,
+        a.verdict.gain_pct_low,
+        a.verdict.gain_pct_high,
+        a.verdict.summary
+    );
+    for o in &a.options {
+        let p = &o.projection;
+        s.push_str(&format!(
+            "option {} on {}: {} s -> {}..{} s (ratio {}..{}, bound {}, cap {:?}, capacity {:?} GB)\n",
+            o.key,
+            o.device,
+            p.db_time_before_s,
+            p.db_time_after_low_s,
+            p.db_time_after_high_s,
+            p.response_ratio_low,
+            p.response_ratio_high,
+            p.bound,
+            p.throughput_cap,
+            o.capacity_gb
+        ));
+    }
+    for g in &a.segments_to_move {
+        s.push_str(&format!(
+            "segment {} {}.{} {} reads {:?} cum {:?}%: {}\n",
+            g.rank,
+            g.owner,
+            g.object,
+            g.object_type,
+            g.read_requests,
+            g.cumulative_pct,
+            g.sql.as_deref().unwrap_or("")
+        ));
+    }
+    let fc = a.flash_cache.as_ref().expect("flash cache plan");
+    s.push_str(&format!(
+        "flash cache: recommended {} size {:?} GB sga {:?} MB: {}\n  fit: {}\n",
+        fc.recommended,
+        fc.size_gb,
+        fc.sga_cost_mb,
+        fc.reason,
+        fc.fit.as_deref().unwrap_or("")
+    ));
+    for p in &fc.curve {
+        s.push_str(&format!(
+            "  {}x = {} GB: est reads {}, DB time {} s, SGA {} MB\n",
+            p.multiple_of_buffer_cache, p.size_gb, p.est_phys_reads, p.db_time_s, p.sga_cost_mb
+        ));
+    }
+    for q in &fc.sql {
+        s.push_str(&format!("  {q}\n"));
+    }
+    s.push_str(&format!("breakdown: {:?}\n", a.exhibits.breakdown));
+    insta::assert_snapshot!("base_analysis", s);
+    // The options are ranked by gain and the flash cache SGA grows with size.
+    assert!(
+        fc.curve
+            .windows(2)
+            .all(|w| w[0].sga_cost_mb < w[1].sga_cost_mb)
+    );
+    assert_eq!(
+        a.verdict.best_option.as_deref(),
+        a.options.first().map(|o| o.key.as_str())
+    );
+}

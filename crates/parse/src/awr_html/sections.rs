@@ -127,6 +127,12 @@ pub fn wait_classes(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<WaitClassRow>) {
 
 /// Upper bound in ms of a histogram column: `<8us`, `<1ms`, `<=1s`,
 /// `<1/8s`, `<2 min`; an open-ended `>1s` / `>=32ms` is `f64::MAX`.
+/// The buckets are powers of two, and the report's own legend says so:
+/// `s` is 1024 ms, `m` is 64*1024 ms and `hr` is 32*64*1024 ms.
+const SECOND_MS: f64 = 1024.0;
+const MINUTE_MS: f64 = 64.0 * 1024.0;
+const HOUR_MS: f64 = 32.0 * 64.0 * 1024.0;
+
 pub fn bucket_bound(label: &str) -> Option<f64> {
     let l = label.trim().replace(' ', "");
     if l.starts_with('>') {
@@ -138,15 +144,15 @@ pub fn bucket_bound(label: &str) -> Option<f64> {
     } else if let Some(n) = body.strip_suffix("ms") {
         (n, 1.0)
     } else if let Some(n) = body.strip_suffix("min") {
-        (n, 60_000.0)
+        (n, MINUTE_MS)
     } else if let Some(n) = body.strip_suffix('m') {
-        (n, 60_000.0)
+        (n, MINUTE_MS)
     } else if let Some(n) = body.strip_suffix("hr") {
-        (n, 3_600_000.0)
+        (n, HOUR_MS)
     } else if let Some(n) = body.strip_suffix('h') {
-        (n, 3_600_000.0)
+        (n, HOUR_MS)
     } else if let Some(n) = body.strip_suffix('s') {
-        (n, 1000.0)
+        (n, SECOND_MS)
     } else {
         return None;
     };
@@ -547,11 +553,11 @@ mod tests {
     #[test]
     fn histogram_bounds_read_every_release_label() {
         assert_eq!(bucket_bound("<1ms"), Some(1.0));
-        assert_eq!(bucket_bound("<=1s"), Some(1000.0));
+        assert_eq!(bucket_bound("<=1s"), Some(1024.0));
         assert_eq!(bucket_bound("<8us"), Some(0.008));
-        assert_eq!(bucket_bound("<1/8s"), Some(125.0));
-        assert_eq!(bucket_bound("<2 min"), Some(120_000.0));
-        assert_eq!(bucket_bound("<1 hr"), Some(3_600_000.0));
+        assert_eq!(bucket_bound("<1/8s"), Some(128.0));
+        assert_eq!(bucket_bound("<2 min"), Some(131_072.0));
+        assert_eq!(bucket_bound("<1 hr"), Some(2_097_152.0));
         assert_eq!(bucket_bound(">1s"), Some(f64::MAX));
         assert_eq!(bucket_bound(">=32ms"), Some(f64::MAX));
         assert_eq!(bucket_bound("Total Waits"), None);

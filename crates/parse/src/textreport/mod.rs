@@ -21,6 +21,8 @@
 
 pub mod sections;
 
+use std::cell::OnceCell;
+
 use awrflash_model::Warning;
 
 use crate::num::{Num, Suffix, parse_num};
@@ -90,16 +92,29 @@ pub struct Section<'a> {
     pub title_end: usize,
 }
 
+/// Byte offset of `needle` in `text`, found from the positions of its
+/// `pivot` byte (rare in report lines: `/` or `:`), which is far cheaper per
+/// line than a general substring search.
+fn find_at(text: &str, needle: &str, pivot: usize) -> Option<usize> {
+    let n = needle.as_bytes();
+    let p = char::from(*n.get(pivot)?);
+    // `match_indices` with a char pattern runs on memchr.
+    text.match_indices(p).find_map(|(i, _)| {
+        let start = i.checked_sub(pivot)?;
+        (text.as_bytes().get(start..start + n.len()) == Some(n)).then_some(start)
+    })
+}
+
 /// Title of a page-header line, if the line is one.
 fn page_title(text: &str) -> Option<&str> {
-    if let Some(i) = text.find("DB/Inst:") {
+    if let Some(i) = find_at(text, "DB/Inst:", 2) {
         let rest = text.get(i..).unwrap_or("");
         if rest.contains("Snap") {
             return text.get(..i).map(str::trim);
         }
     }
     // Statspack 8i/9i: `Wait Events for DB: ORAKIC  Instance: orakic  Snaps: 3 -4`.
-    if let Some(i) = text.find(" for DB: ") {
+    if let Some(i) = find_at(text, " for DB: ", 7) {
         let rest = text.get(i..).unwrap_or("");
         if rest.contains("Instance:") && rest.contains("Snap") {
             return text.get(..i).map(str::trim);
@@ -315,6 +330,16 @@ impl Rule {
     pub fn col(&self, pred: impl Fn(&str) -> bool) -> Option<usize> {
         self.names.iter().position(|n| pred(n))
     }
+
+    /// Like [`Rule::col`] but never column 0 (the row name, whose heading
+    /// may hold the words of an underlined section title).
+    pub fn data_col(&self, pred: impl Fn(&str) -> bool) -> Option<usize> {
+        self.names
+            .iter()
+            .skip(1)
+            .position(|n| pred(n))
+            .map(|i| i + 1)
+    }
 }
 
 /// A table: its header rules (in order) and the lines under the last one.
@@ -440,40 +465,36 @@ pub struct Row<'s, 'a> {
     pub line: Line<'a>,
 }
 
-/// Parsed tables of every section with a title accepted by `want`, in
-/// report order (page-header repeats of one section follow each other).
+/// A report cut into sections; a section's tables are split on first use,
+/// so sections no mapping reads (SQL text, latches) cost one pass of title
+/// detection only.
 pub struct Doc<'a> {
-    pub sections: Vec<(Section<'a>, Vec<Table<'a>>)>,
+    pub sections: Vec<Section<'a>>,
+    tables: Vec<OnceCell<Vec<Table<'a>>>>,
 }
 
 impl<'a> Doc<'a> {
     pub fn new(text: &'a str) -> (Vec<Line<'a>>, Self) {
         let lines = split_lines(text);
-        let secs = sections(&lines);
-        let sections = secs
-            .into_iter()
-            .map(|s| {
-                let cut = (s.title_end > 0).then_some((s.line, s.title_end));
-                let t = tables(&s.lines, cut);
-                (s, t)
-            })
-            .collect();
-        (lines, Doc { sections })
+        let sections = sections(&lines);
+        let tables = sections.iter().map(|_| OnceCell::new()).collect();
+        (lines, Doc { sections, tables })
     }
 
-    /// Sections whose title matches `pred`.
-    pub fn find<'s>(
-        &'s self,
-        pred: impl Fn(&str) -> bool + 's,
-    ) -> impl Iterator<Item = &'s (Section<'a>, Vec<Table<'a>>)> + 's {
-        self.sections.iter().filter(move |(s, _)| pred(s.title))
+    /// The tables of section `i` (split on first use).
+    pub fn tables(&self, i: usize) -> &[Table<'a>] {
+        match (self.sections.get(i), self.tables.get(i)) {
+            (Some(s), Some(cell)) => cell.get_or_init(|| {
+                let cut = (s.title_end > 0).then_some((s.line, s.title_end));
+                tables(&s.lines, cut)
+            }),
+            _ => &[],
+        }
     }
 
     /// First section titled exactly `title` (see [`same_title`]).
-    pub fn first(&self, title: &str) -> Option<&(Section<'a>, Vec<Table<'a>>)> {
-        self.sections
-            .iter()
-            .find(|(s, _)| same_title(s.title, title))
+    pub fn first(&self, title: &str) -> Option<&Section<'a>> {
+        self.sections.iter().find(|s| same_title(s.title, title))
     }
 
     /// Every table row (blank lines included) of the sections titled
@@ -481,10 +502,10 @@ impl<'a> Doc<'a> {
     pub fn rows<'s>(&'s self, title: &str) -> Vec<Row<'s, 'a>> {
         let mut out = Vec::new();
         let mut started = false;
-        for (s, tables) in &self.sections {
+        for (i, s) in self.sections.iter().enumerate() {
             if same_title(s.title, title) {
                 started = true;
-                for t in tables {
+                for t in self.tables(i) {
                     if let Some(rule) = t.rule() {
                         for l in &t.rows {
                             out.push(Row {
@@ -669,6 +690,14 @@ fn month(m: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn find_at_locates_needles_by_their_pivot_byte() {
+        assert_eq!(find_at("Top  DB/Inst: A/a", "DB/Inst:", 2), Some(5));
+        assert_eq!(find_at("x for DB: Y", " for DB: ", 7), Some(1));
+        assert_eq!(find_at("no/title", "DB/Inst:", 2), None);
+        assert_eq!(find_at("DB/Ins", "DB/Inst:", 2), None);
+    }
 
     #[test]
     fn rule_spans_mark_columns_and_tilde_runs() {

@@ -4,6 +4,26 @@
 //! headings; columns are found by their heading words, not by position, so
 //! that 9i-19c layouts (extra `1-bk` columns, `Avg wait` with unit suffixes,
 //! `Timeouts` counts vs `%Time-outs`) land in the same fields.
+//!
+//! What the text formats do not carry (rules degrade or match by prefix):
+//!
+//! - names are cut to their column: events at 26 characters in 80-column
+//!   AWR (28 in Statspack), statistic names at 32, init.ora names at 29 and
+//!   values at 33 (wrapped values are joined back), object names at 20,
+//!   subobjects keep their last 10 characters, object types their first 5
+//!   (`INDEX` for `INDEX PARTITION`), IOStat functions at 15, wait classes
+//!   in top events at 10;
+//! - fewer decimals than HTML (per-second figures at 1, wait times in whole
+//!   seconds, averages in whole ms before 12c);
+//! - AWR 10g/11.1 event tables print no wait class (taken from the top
+//!   events where listed), 10g prints no `DB Time(s)` load profile row;
+//! - Statspack has no wait class table, IO profile, IOStat by filetype,
+//!   1-block read columns, `Segments by Physical Read Requests` /
+//!   `UnOptimized` / `Optimized` / `Direct ...` or `SQL ordered by Physical
+//!   Reads (UnOptimized)`; its SQL id is the hash value; from 11g its top
+//!   events count background waits too (they match `wait_events.all`);
+//!   `instance_cpu.pct_total_cpu` is not printed; 8i/9i print no platform,
+//!   CPUs, memory, OS statistics, time model or histograms.
 
 use std::collections::BTreeMap;
 
@@ -76,12 +96,14 @@ pub fn fill(doc: &Doc<'_>, ctx: &mut Ctx, r: &mut DbReport) {
     r.cache_sizes = cache_sizes(doc, ctx);
     r.load_profile = load_profile(doc, ctx);
     r.top_events = top_events(doc, ctx);
+    // Before the foreground split (AWR 10g/11.1, Statspack 8i-10g) "Wait
+    // Events" is the main list: it goes where the HTML parser puts it.
     r.wait_events.foreground = wait_events(doc, ctx, "Foreground Wait Events");
+    if r.wait_events.foreground.is_empty() {
+        r.wait_events.foreground = wait_events(doc, ctx, "Wait Events");
+    }
     r.wait_events.background = wait_events(doc, ctx, "Background Wait Events");
     r.wait_events.all = wait_events(doc, ctx, "Wait Events (fg and bg)");
-    if r.wait_events.all.is_empty() {
-        r.wait_events.all = wait_events(doc, ctx, "Wait Events");
-    }
     r.wait_classes = wait_classes(doc, ctx);
     r.wait_histogram = histograms(doc, ctx);
     r.time_model = time_model(doc, ctx);
@@ -112,13 +134,55 @@ pub fn fill(doc: &Doc<'_>, ctx: &mut Ctx, r: &mut DbReport) {
     r.segments = segments(doc, ctx);
     r.sql = sql(doc, ctx);
     r.parameters = parameters(doc);
+    fill_gaps(r);
+}
+
+/// Figures one section lacks that another prints, filled the same way as
+/// the HTML parser does so both formats give the same model.
+fn fill_gaps(r: &mut DbReport) {
+    let os = |r: &DbReport, n: &str| r.os_stat(n).and_then(|s| s.value).and_then(to_u32);
     if r.header.cpus.is_none() {
-        r.header.cpus = r
-            .os_stats
-            .iter()
-            .find(|s| s.name == "NUM_CPUS")
-            .and_then(|s| s.value)
-            .and_then(to_u32);
+        r.header.cpus = os(r, "NUM_CPUS");
+    }
+    if r.header.cores.is_none() {
+        r.header.cores = os(r, "NUM_CPU_CORES");
+    }
+    // The advisory prints the pool letter; the standard block size applies
+    // to D/K/R, and other pools are named by their size (`16k`).
+    let std = r.cache_sizes.std_block_size;
+    for row in &mut r.buffer_pool_advisory {
+        if row.block_size.is_none() {
+            row.block_size = match row.pool.as_str() {
+                "D" | "K" | "R" => std,
+                p => p
+                    .strip_suffix(['k', 'K'])
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .map(|n| n * 1024),
+            };
+        }
+    }
+    // Event tables print no wait class before 12c: take it from the top
+    // events where the event is listed there.
+    let classes: Vec<(String, String)> = r
+        .top_events
+        .iter()
+        .filter_map(|e| e.wait_class.clone().map(|c| (e.name.clone(), c)))
+        .collect();
+    for e in r
+        .wait_events
+        .foreground
+        .iter_mut()
+        .chain(r.wait_events.background.iter_mut())
+        .chain(r.wait_events.all.iter_mut())
+    {
+        if e.wait_class.is_none()
+            && let Some((_, c)) = classes.iter().find(|(n, _)| {
+                // Text reports cut event names to the column width.
+                *n == e.name || (e.name.len() >= 20 && n.starts_with(e.name.as_str()))
+            })
+        {
+            e.wait_class = Some(c.clone());
+        }
     }
 }
 
@@ -133,10 +197,10 @@ fn bytes(v: Option<f64>) -> Option<u64> {
 
 fn cache_sizes(doc: &Doc<'_>, ctx: &mut Ctx) -> CacheSizes {
     let mut c = CacheSizes::default();
-    let Some((s, _)) = doc
+    let Some(s) = doc
         .sections
         .iter()
-        .find(|(s, _)| s.title.to_ascii_lowercase().starts_with("cache sizes"))
+        .find(|s| s.title.to_ascii_lowercase().starts_with("cache sizes"))
     else {
         return c;
     };
@@ -210,27 +274,19 @@ struct WaitCols {
     class: Option<usize>,
 }
 
-fn wait_cols(all: &Rule) -> WaitCols {
-    // Column 0 is the name (its heading may hold the section title words).
-    let rule = &Rule {
-        line: all.line,
-        spans: all.spans.clone(),
-        names: std::iter::once(String::new())
-            .chain(all.names.iter().skip(1).cloned())
-            .collect(),
-    };
-    let timeouts_pct = rule.col(|n| n.contains("out") && n.contains('%'));
-    let timeouts_cnt = rule.col(|n| n == "timeouts");
-    let avg = rule.col(|n| n.contains("avg"));
+fn wait_cols(rule: &Rule) -> WaitCols {
+    let timeouts_pct = rule.data_col(|n| n.contains("out") && n.contains('%'));
+    let timeouts_cnt = rule.data_col(|n| n == "timeouts");
+    let avg = rule.data_col(|n| n.contains("avg"));
     let avg_name = avg
         .and_then(|i| rule.names.get(i))
         .map(String::as_str)
         .unwrap_or("");
     WaitCols {
-        waits: rule.col(|n| n == "waits" || n == "total waits" || n == "total wts"),
+        waits: rule.data_col(|n| n == "waits" || n == "total waits" || n == "total wts"),
         timeouts: timeouts_pct.or(timeouts_cnt),
         timeouts_are_pct: timeouts_pct.is_some(),
-        time: rule.col(|n| {
+        time: rule.data_col(|n| {
             n.contains("time")
                 && !n.contains('%')
                 && !n.contains("avg")
@@ -243,9 +299,9 @@ fn wait_cols(all: &Rule) -> WaitCols {
         } else {
             1.0
         },
-        per_txn: rule.col(|n| n.contains("/txn")),
-        pct: rule.col(|n| n.starts_with('%') && !n.contains("out") && !n.contains("cpu")),
-        class: rule.col(|n| n.contains("class")),
+        per_txn: rule.data_col(|n| n.contains("/txn")),
+        pct: rule.data_col(|n| n.starts_with('%') && !n.contains("out") && !n.contains("cpu")),
+        class: rule.data_col(|n| n.contains("class")),
     }
 }
 
@@ -289,7 +345,7 @@ fn figures(n: &Named<'_, '_>, ctx: &mut Ctx) -> Figures {
 }
 
 fn top_events(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<TopEvent> {
-    let Some((first, _)) = doc.sections.iter().find(|(s, _)| {
+    let Some(first) = doc.sections.iter().find(|s| {
         let t = s.title.to_ascii_lowercase();
         t.starts_with("top ") && t.contains("event") && !t.contains("addm")
     }) else {
@@ -336,10 +392,12 @@ fn wait_events(doc: &Doc<'_>, ctx: &mut Ctx, title: &str) -> Vec<WaitEvent> {
 }
 
 fn wait_classes(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<WaitClassRow> {
+    // The foreground table first, as the HTML parser does; the 11.2.0.4+
+    // summary table (all sessions) only when there is no other.
     let titles = [
-        "Wait Classes by Total Wait Time",
         "Foreground Wait Class",
         "Wait Class",
+        "Wait Classes by Total Wait Time",
     ];
     let mut out = Vec::new();
     for n in named_rows(doc, &titles) {
@@ -395,7 +453,7 @@ fn bucket_ms(head: &str, last_unit: &mut f64) -> Option<f64> {
 fn histograms(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<HistogramRow> {
     let mut out = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
-    for (s, _) in &doc.sections {
+    for s in &doc.sections {
         if !s
             .title
             .to_ascii_lowercase()
@@ -420,13 +478,22 @@ fn histograms(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<HistogramRow> {
             let mut buckets = Vec::new();
             for (i, head) in row.rule.names.iter().enumerate().skip(2) {
                 let le = bucket_ms(head, &mut last_unit).unwrap_or(f64::MAX);
-                let pct = ctx.num(cell(&c, Some(i)), t, l.no).unwrap_or(0.0);
-                buckets.push(HistogramBucket { le_ms: le, pct });
+                // A blank cell is "truly 0": left out, as the HTML parser does.
+                if let Some(pct) = ctx.num(cell(&c, Some(i)), t, l.no) {
+                    buckets.push(HistogramBucket { le_ms: le, pct });
+                }
             }
+            // Detail tables (`Waits 64ms to 2s`) count only their range.
+            let waits = ctx.num(cell(&c, Some(1)), t, l.no);
+            let is_total = row
+                .rule
+                .names
+                .get(1)
+                .is_some_and(|n| n.starts_with("total"));
             out.push(HistogramRow {
                 event: name.to_string(),
-                total_waits: ctx.num(cell(&c, Some(1)), t, l.no),
-                range_waits: None,
+                total_waits: if is_total { waits } else { None },
+                range_waits: if is_total { None } else { waits },
                 buckets,
                 src: src(t, l.no),
             });
@@ -464,7 +531,7 @@ fn os_stats(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<OsStat> {
 }
 
 fn host_cpu(doc: &Doc<'_>, ctx: &mut Ctx) -> Option<HostCpu> {
-    let (s, _) = doc.first("Host CPU")?;
+    let s = doc.first("Host CPU")?;
     let row = doc
         .rows(s.title)
         .into_iter()
@@ -507,7 +574,7 @@ fn host_cpu(doc: &Doc<'_>, ctx: &mut Ctx) -> Option<HostCpu> {
 }
 
 fn instance_cpu(doc: &Doc<'_>, ctx: &mut Ctx) -> Option<InstanceCpu> {
-    let (s, _) = doc.first("Instance CPU")?;
+    let s = doc.first("Instance CPU")?;
     let mut ic = InstanceCpu {
         src: src(s.title, s.line),
         ..InstanceCpu::default()
@@ -561,12 +628,12 @@ fn io_profile(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<IoProfileRow> {
 
 fn activity_stats(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<ActivityStat> {
     let mut out = Vec::new();
-    for (s, tables) in &doc.sections {
+    for (i, s) in doc.sections.iter().enumerate() {
         let title = s.title.to_ascii_lowercase();
         if !title.contains("instance activity stats") {
             continue;
         }
-        for t in tables {
+        for t in doc.tables(i) {
             let Some(rule) = t.rule() else { continue };
             let total = rule.col(|n| n == "total");
             let per_s = rule.col(|n| n.contains("per second"));
@@ -802,7 +869,7 @@ pub fn segment_key(what: &str) -> String {
 fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
     let mut out: BTreeMap<String, Vec<SegmentRow>> = BTreeMap::new();
     let mut seen: Vec<&str> = Vec::new();
-    for (s, _) in &doc.sections {
+    for s in &doc.sections {
         let Some(what) = s
             .title
             .get(..12)
@@ -836,15 +903,14 @@ fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
                 && row.line.text.starts_with(|c: char| !c.is_whitespace())
                 && let Some(first) = row.rules.first()
             {
-                {
-                    let c = cells(l.text, &first.spans);
-                    let end = first.spans.last().map_or(0, |sp| sp.end);
-                    if l.text.len() <= end + 2 && !starts_numeric(cell(&c, Some(1))) {
-                        let own = cell(&c, first.col(|n| n == "owner")).to_string();
-                        let ts = cell(&c, first.col(|n| n.contains("tablespace"))).to_string();
-                        owner_ts = Some((own, ts));
-                        continue;
-                    }
+                // A name line ends within the first rule's columns.
+                let c = cells(l.text, &first.spans);
+                let end = first.spans.last().map_or(0, |sp| sp.end);
+                if l.text.len() <= end + 2 && !starts_numeric(cell(&c, Some(1))) {
+                    let own = cell(&c, first.col(|n| n == "owner")).to_string();
+                    let ts = cell(&c, first.col(|n| n.contains("tablespace"))).to_string();
+                    owner_ts = Some((own, ts));
+                    continue;
                 }
             }
             let c = cells(l.text, &rule.spans);
@@ -1049,6 +1115,8 @@ pub fn header(lines: &[Line<'_>], ctx: &mut Ctx) -> Header {
         .or(get("cluster"))
         .is_some_and(|v| v.eq_ignore_ascii_case("YES"));
     h.cdb = get("cdb").map(|v| v.eq_ignore_ascii_case("YES"));
+    // PDB reports (12.2+): `Container DB Id  Container Name  Open Time`.
+    h.container = get("container name").map(str::to_string);
     h.host = get("host name")
         .or(get("host"))
         // Statspack 10g+: `Host Name` over a `~~~~ -----` rule splits the words.
@@ -1095,10 +1163,19 @@ pub fn header(lines: &[Line<'_>], ctx: &mut Ctx) -> Header {
             _ => {}
         }
         // Statspack 10g: `Host  Name:   dbhost   Num CPUs:    2   Phys Memory (MB):  3,952`.
+        // A value that is not a number joins the next label's words
+        // (`sphost10 Num CPUs`): match labels by their end.
         for (k, v) in &lv {
             let first = v.first().copied();
-            match k.as_str() {
-                "Host Name" | "Host  Name" if h.host.is_none() => {
+            let k = if k.ends_with("Num CPUs") {
+                "Num CPUs"
+            } else if k.ends_with("Phys Memory (MB)") {
+                "Phys Memory (MB)"
+            } else {
+                k.as_str()
+            };
+            match k {
+                "Host Name" if h.host.is_none() => {
                     h.host = label(t)
                         .and_then(|(_, off)| t.get(off..))
                         .and_then(|r| r.split_whitespace().next())
@@ -1124,6 +1201,29 @@ fn minutes(rest: &[&str], ctx: &mut Ctx, line: u32) -> Option<f64> {
     let s = if unit.starts_with("(s") { v } else { v * 60.0 };
     // Minutes print with 2 decimals: drop the binary noise of `x 60`.
     Some((s * 1e6).round() / 1e6)
+}
+
+/// A warning when the report does not end with `End of Report` (AWR) or
+/// `End of Report ( file )` (Statspack): it was cut short, and sections
+/// after the cut are missing rather than empty.
+pub fn check_end(lines: &[Line<'_>], ctx: &mut Ctx) {
+    let ended = lines
+        .iter()
+        .rev()
+        .take(50)
+        .any(|l| l.text.trim_start().starts_with("End of Report"));
+    if !ended {
+        let line = lines
+            .iter()
+            .rev()
+            .find(|l| !l.is_blank())
+            .map_or(1, |l| l.no);
+        ctx.warnings.push(awrflash_model::Warning::new(
+            "",
+            line,
+            "no \"End of Report\" line: the report is cut short; later sections are missing",
+        ));
+    }
 }
 
 /// A report without its header table is not usable; otherwise the names

@@ -101,6 +101,7 @@ impl Check for ChannelSaturated {
 #[serde(deny_unknown_fields)]
 pub struct IoShareSmall {
     io_share_pct_max: f64,
+    io_sessions_min: f64,
 }
 
 impl Check for IoShareSmall {
@@ -108,21 +109,45 @@ impl Check for IoShareSmall {
         let Some(share) = ctx.w.io_share_pct() else {
             return Vec::new();
         };
-        if share.value >= self.io_share_pct_max {
+        let el = ctx.w.elapsed();
+        // Sessions waiting on I/O on average (Little's law on DB time).
+        let io_sessions = if el > 0.0 {
+            ctx.w.db_time() * share.value / 100.0 / el
+        } else {
+            f64::INFINITY
+        };
+        let small_share = share.value < self.io_share_pct_max;
+        let small_demand = io_sessions < self.io_sessions_min;
+        if !small_share && !small_demand {
             return Vec::new();
         }
-        vec![
-            Hit::new(format!(
+        let msg = if small_share {
+            format!(
                 "I/O waits are only {}% of DB time: even an infinitely fast device could cut DB time by at most that much. Flash is not where this database's time goes.",
                 f1(share.value)
-            ))
+            )
+        } else {
+            format!(
+                "I/O waits are {}% of DB time, but on average only {} sessions wait on I/O: the I/O demand is too small for a storage change to matter.",
+                f1(share.value),
+                crate::util::f2(io_sessions)
+            )
+        };
+        let mut h = Hit::new(msg)
             .ev(share.evidence("I/O wait share of DB time", "%"))
-            .ev_opt(ctx.w.db_time_s.as_ref().map(|d| d.evidence("DB time", "s")))
-            .fix(
-                "Look at the top timed events and the SQL by elapsed time instead; revisit flash when I/O waits grow.",
-                Vec::new(),
-            ),
-        ]
+            .ev_opt(ctx.w.db_time_s.as_ref().map(|d| d.evidence("DB time", "s")));
+        if io_sessions.is_finite() {
+            h = h.ev(derived(
+                "average sessions waiting on I/O",
+                io_sessions,
+                "sessions",
+                "DB time x I/O share / elapsed",
+            ));
+        }
+        vec![h.fix(
+            "Look at the top timed events and the SQL by elapsed time instead; revisit flash when I/O waits grow.",
+            Vec::new(),
+        )]
     }
 }
 

@@ -45,10 +45,10 @@ impl Check for SingleBlockReads {
             .service_ms(IoKind::Read, w.block_size / 1024.0, 1.0);
         let opt = option(ctx, &["hot-segments", "whole-db"]);
         let mut h = Hit::new(format!(
-            "Single-block reads take {}% of DB time at {} ms on average: disk-like latency on small random reads, the strongest case for flash ({} reads at {} ms on {} at low load).",
+            "Single-block reads take {}% of DB time ({} reads at {} ms on average): disk-like latency on small random reads, the strongest case for flash, where such a read takes about {} ms ({} at low load).",
             f1(share),
-            f2(avg),
             f0(waits),
+            f2(avg),
             f2(flash_ms),
             ctx.flash.name
         ));
@@ -98,11 +98,17 @@ impl Check for SingleBlockReads {
 pub struct ReadsPerExecution {
     reads_per_exec_min: f64,
     pct_total_min: f64,
+    read_share_pct_min: f64,
 }
 
 impl Check for ReadsPerExecution {
     fn check(&self, ctx: &Ctx) -> Vec<Hit> {
         let w = ctx.w;
+        let mut reads: Vec<&str> = SINGLE_BLOCK.to_vec();
+        reads.extend(MULTIBLOCK);
+        if w.share_pct(&reads) < self.read_share_pct_min {
+            return Vec::new();
+        }
         let Some(rows) = ["unoptimized_reads", "physical_reads"]
             .iter()
             .find_map(|k| w.report.sql.get(*k).filter(|r| !r.is_empty()))

@@ -35,6 +35,7 @@ impl RedoAdvice {
 pub struct RedoStorage {
     lfs_share_pct_min: f64,
     lfs_top_n: usize,
+    lfs_top_n_share_pct_min: f64,
     lfpw_avg_ms_min: f64,
     redo_mb_s_heavy: f64,
     avg_write_kb_heavy: f64,
@@ -84,8 +85,9 @@ impl RedoStorage {
     fn assess<'a>(&self, w: &'a Workload) -> Option<Assessment<'a>> {
         let lfs = w.event("log file sync")?;
         let rank = Self::lfs_rank(w);
-        let significant =
-            lfs.pct_db_time >= self.lfs_share_pct_min || rank.is_some_and(|r| r <= self.lfs_top_n);
+        let significant = lfs.pct_db_time >= self.lfs_share_pct_min
+            || (rank.is_some_and(|r| r <= self.lfs_top_n)
+                && lfs.pct_db_time >= self.lfs_top_n_share_pct_min);
         if !significant {
             return None;
         }
@@ -214,6 +216,23 @@ impl Check for RedoStorage {
                 )],
             ),
         };
+        // Say so when the chosen device would not write this redo faster.
+        if let Some(p) = &proj
+            && a.advice == RedoAdvice::Flash
+            && p.response_ratio_low > 0.995
+        {
+            let size = w.avg_redo_write_kb.as_ref().map_or(4.0, |k| k.value);
+            let t = ctx
+                .flash
+                .service_ms(crate::devices::IoKind::Write, size, 1.0);
+            h.message.push_str(&format!(
+                " But on {} a {} KB write takes about {} ms, no faster than today's {} ms: pick a device with fast large writes (a power-loss-protected write cache) for the redo logs.",
+                ctx.flash.name,
+                f0(size),
+                f2(t),
+                f2(write_ms)
+            ));
+        }
         h = redo_evidence(h, w, &a).projection(proj);
         if a.lfs.pct_db_time >= self.lfs_share_pct_critical {
             h = h.severity(Severity::Critical);

@@ -1,0 +1,159 @@
+//! `awrflash rules` and `awrflash devices`: what the advisor knows.
+
+use std::fs;
+use std::io::{self, Write};
+
+use anyhow::{Context, Result, bail};
+use awrflash_rules::{DeviceSpec, RuleSpec};
+
+use crate::args::{DevicesArgs, ListFormat, RulesArgs};
+
+pub fn rules(args: &RulesArgs) -> Result<u8> {
+    let catalogue = awrflash_rules::catalogue().context("loading the rule catalogue")?;
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    match &args.id {
+        None => match args.format {
+            ListFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&catalogue)?)?,
+            ListFormat::Text => write!(out, "{}", rule_list(&catalogue))?,
+        },
+        Some(id) => {
+            let Some(rule) = catalogue.iter().find(|r| r.id.eq_ignore_ascii_case(id)) else {
+                bail!("no rule {id}; `awrflash rules` lists them");
+            };
+            match args.format {
+                ListFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(rule)?)?,
+                ListFormat::Text => write!(out, "{}", rule_doc(rule))?,
+            }
+        }
+    }
+    out.flush()?;
+    Ok(0)
+}
+
+fn rule_list(rules: &[RuleSpec]) -> String {
+    let mut s = String::new();
+    for r in rules {
+        s.push_str(&format!(
+            "{:<10} {:<9} {:<36} {}\n",
+            r.id, r.severity, r.slug, r.title
+        ));
+    }
+    s
+}
+
+fn rule_doc(r: &RuleSpec) -> String {
+    let mut s = format!("{} {} ({})\n{}\n", r.id, r.slug, r.severity, r.title);
+    for (head, body) in [
+        ("Summary", &r.summary),
+        ("Why", &r.why),
+        ("Evidence", &r.evidence),
+        ("Fix", &r.fix),
+    ] {
+        if !body.trim().is_empty() {
+            s.push_str(&format!("\n{head}:\n{}\n", indent(body)));
+        }
+    }
+    if !r.citations.is_empty() {
+        s.push_str("\nCitations:\n");
+        for c in &r.citations {
+            let title = c
+                .title
+                .as_deref()
+                .map(|t| format!(" ({t})"))
+                .unwrap_or_default();
+            s.push_str(&format!("  {}, {}{title}\n", c.seed, c.section));
+        }
+    }
+    if !r.thresholds.is_empty() {
+        s.push_str("\nThresholds:\n");
+        for t in &r.thresholds {
+            s.push_str(&format!(
+                "  {} = {}\n{}\n",
+                t.name,
+                t.value,
+                indent(&t.derivation)
+            ));
+        }
+    }
+    s
+}
+
+fn indent(text: &str) -> String {
+    text.trim()
+        .lines()
+        .map(|l| format!("  {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+pub fn devices(args: &DevicesArgs) -> Result<u8> {
+    let devices_toml = match &args.devices {
+        Some(p) => Some(
+            fs::read_to_string(p)
+                .with_context(|| format!("{}: cannot read the device profiles", p.display()))?,
+        ),
+        None => None,
+    };
+    let opts = awrflash_rules::Options {
+        devices_toml,
+        ..Default::default()
+    };
+    let devices = awrflash_rules::devices(&opts).context("loading the device profiles")?;
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    match args.format {
+        ListFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&devices)?)?,
+        ListFormat::Text => write!(out, "{}", device_list(&devices))?,
+    }
+    out.flush()?;
+    Ok(0)
+}
+
+fn device_list(devices: &[DeviceSpec]) -> String {
+    let mut s = String::new();
+    for d in devices {
+        s.push_str(&format!("{:<24} {}\n", d.name, d.description));
+        if !d.source.is_empty() {
+            s.push_str(&format!("{:<24} source: {}\n", "", d.source));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use awrflash_model::Citation;
+
+    #[test]
+    fn a_rule_doc_shows_its_sections_and_citations() {
+        let r = RuleSpec {
+            id: "AF001".into(),
+            slug: "single-block-reads-dominate".into(),
+            severity: "warning".into(),
+            title: "Single-block reads dominate DB time".into(),
+            summary: "Reads wait.".into(),
+            why: "Disk seeks.".into(),
+            evidence: String::new(),
+            fix: "Move indexes.".into(),
+            citations: vec![Citation {
+                seed: "000_x.txt".into(),
+                section: "6.3".into(),
+                title: None,
+            }],
+            thresholds: vec![awrflash_rules::ThresholdDoc {
+                name: "min_share".into(),
+                value: "0.2".into(),
+                derivation: "From Table 6.2.".into(),
+            }],
+        };
+        let doc = rule_doc(&r);
+        assert!(doc.starts_with("AF001 single-block-reads-dominate (warning)"));
+        assert!(doc.contains("Why:\n  Disk seeks."));
+        assert!(!doc.contains("Evidence:"));
+        assert!(doc.contains("  000_x.txt, 6.3\n"));
+        assert!(doc.contains("Thresholds:\n  min_share = 0.2\n"));
+        assert!(rule_list(&[r]).starts_with("AF001      warning"));
+    }
+}

@@ -1,0 +1,33 @@
+//! awrflash-extract: parsed inputs as tables.
+//!
+//! Stage: aggregation (beside the advisor; the only crate that uses polars).
+//! Input: parsed [`awrflash_model::Document`]s. Output: the databases of a
+//! run ([`group`]), per-interval metrics ([`snapshot_metrics`]), trend
+//! statistics (peak, p95, whole window: [`summarize`]) and tidy polars
+//! DataFrames written as CSV or Parquet ([`build_tables`], [`write_tables`]).
+
+mod group;
+mod metrics;
+mod tables;
+mod trend;
+mod write;
+
+use std::path::PathBuf;
+
+pub use group::{DbGroup, Grouped, group};
+pub use metrics::{DbKey, InstanceKey, SnapshotMetrics, snapshot_metrics};
+pub use polars;
+pub use tables::{TABLE_NAMES, Table, build_tables};
+pub use trend::{MetricSummary, TREND_METRICS, summarize, trend_frame};
+pub use write::{TableFormat, write_tables};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExtractError {
+    #[error(transparent)]
+    Polars(#[from] polars::prelude::PolarsError),
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}

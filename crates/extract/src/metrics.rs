@@ -1,0 +1,398 @@
+//! Per-report interval metrics and the database a report belongs to.
+//!
+//! One [`SnapshotMetrics`] per report interval: the figures a trend needs
+//! (DB time, CPU, IOPS, MB/s, redo, key wait averages, flash cache hits),
+//! taken from the Load Profile first and from Instance Activity Stats or
+//! the Time Model where a release does not print the Load Profile row.
+
+use std::fmt;
+
+use awrflash_model::{DbReport, ReportKind, SnapshotPoint};
+
+const MB: f64 = 1024.0 * 1024.0;
+
+/// Which instance(s) a report covers.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum InstanceKey {
+    /// One instance, by `Inst num`.
+    Number(u32),
+    /// One instance known only by name.
+    Named(String),
+    /// A RAC global report: all instances together.
+    All,
+    /// The report names no instance.
+    Unknown,
+}
+
+impl fmt::Display for InstanceKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InstanceKey::Number(n) => write!(f, "{n}"),
+            InstanceKey::Named(s) => f.write_str(s),
+            InstanceKey::All => f.write_str("all"),
+            InstanceKey::Unknown => f.write_str("unknown"),
+        }
+    }
+}
+
+/// The database a report belongs to: reports with the same key are one
+/// series. DBID + instance; a RAC global report is its own `all` series;
+/// a PDB report is keyed by its container too.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct DbKey {
+    pub db_name: Option<String>,
+    pub container: Option<String>,
+    pub dbid: Option<u64>,
+    pub instance: InstanceKey,
+}
+
+impl DbKey {
+    pub fn of(report: &DbReport) -> Self {
+        let h = &report.header;
+        let instance = if report.source.kind == Some(ReportKind::RacGlobal) {
+            InstanceKey::All
+        } else if let Some(n) = h.instance_number {
+            InstanceKey::Number(n)
+        } else if let Some(name) = h.instance.as_deref().filter(|s| !s.trim().is_empty()) {
+            InstanceKey::Named(name.trim().to_string())
+        } else {
+            InstanceKey::Unknown
+        };
+        let container = if report.source.kind == Some(ReportKind::Pdb) {
+            h.container.clone()
+        } else {
+            None
+        };
+        DbKey {
+            db_name: h.db_name.clone(),
+            container,
+            dbid: h.dbid,
+            instance,
+        }
+    }
+
+    /// File name stem `<db>_<dbid>_<inst>` (PDB: `<db>-<pdb>_<dbid>_<inst>`),
+    /// restricted to characters safe on every file system.
+    pub fn file_stem(&self) -> String {
+        let mut db = self.db_name.clone().unwrap_or_else(|| "unknown".into());
+        if let Some(c) = &self.container {
+            db.push('-');
+            db.push_str(c);
+        }
+        let dbid = self
+            .dbid
+            .map_or_else(|| "nodbid".to_string(), |d| d.to_string());
+        let raw = format!("{db}_{dbid}_{}", self.instance);
+        raw.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    }
+
+    /// Human label, e.g. `PROD (DBID 1234567, instance 1)`.
+    pub fn label(&self) -> String {
+        let mut db = self.db_name.clone().unwrap_or_else(|| "unknown".into());
+        if let Some(c) = &self.container {
+            db.push('/');
+            db.push_str(c);
+        }
+        let dbid = self
+            .dbid
+            .map_or_else(|| "no DBID".to_string(), |d| format!("DBID {d}"));
+        let inst = match &self.instance {
+            InstanceKey::All => "all instances".to_string(),
+            other => format!("instance {other}"),
+        };
+        format!("{db} ({dbid}, {inst})")
+    }
+}
+
+/// The figures of one report interval. Rates are per second of elapsed
+/// time; `None` where the report does not print what they come from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SnapshotMetrics {
+    pub path: String,
+    pub format: String,
+    pub kind: Option<String>,
+    pub db_name: Option<String>,
+    pub dbid: Option<u64>,
+    pub instance: Option<String>,
+    pub instance_number: Option<u32>,
+    pub host: Option<String>,
+    pub release: Option<String>,
+    pub begin_snap: Option<u64>,
+    pub end_snap: Option<u64>,
+    pub begin_time: Option<String>,
+    pub end_time: Option<String>,
+    pub elapsed_s: Option<f64>,
+    pub db_time_s: Option<f64>,
+    pub db_cpu_s: Option<f64>,
+    pub read_iops: Option<f64>,
+    pub write_iops: Option<f64>,
+    pub read_mb_s: Option<f64>,
+    pub write_mb_s: Option<f64>,
+    pub redo_mb_s: Option<f64>,
+    pub transactions_s: Option<f64>,
+    pub db_file_sequential_read_ms: Option<f64>,
+    pub db_file_scattered_read_ms: Option<f64>,
+    pub direct_path_read_ms: Option<f64>,
+    pub log_file_sync_ms: Option<f64>,
+    pub log_file_parallel_write_ms: Option<f64>,
+    pub flash_cache_hits_s: Option<f64>,
+    pub cell_flash_cache_read_hits_s: Option<f64>,
+    pub optimized_read_requests_s: Option<f64>,
+}
+
+impl SnapshotMetrics {
+    /// Average active sessions: DB time per second of elapsed time.
+    pub fn db_time_per_s(&self) -> Option<f64> {
+        per_elapsed(self.db_time_s, self.elapsed_s)
+    }
+
+    pub fn db_cpu_per_s(&self) -> Option<f64> {
+        per_elapsed(self.db_cpu_s, self.elapsed_s)
+    }
+
+    pub fn total_iops(&self) -> Option<f64> {
+        sum_some(self.read_iops, self.write_iops)
+    }
+
+    pub fn total_mb_s(&self) -> Option<f64> {
+        sum_some(self.read_mb_s, self.write_mb_s)
+    }
+
+    /// The point the advisor's `Analysis.series` holds (absent figures as 0).
+    pub fn to_point(&self) -> SnapshotPoint {
+        SnapshotPoint {
+            begin_time: self.begin_time.clone(),
+            end_time: self.end_time.clone(),
+            begin_snap: self.begin_snap,
+            end_snap: self.end_snap,
+            elapsed_s: self.elapsed_s.unwrap_or(0.0),
+            db_time_s: self.db_time_s.unwrap_or(0.0),
+            db_cpu_s: self.db_cpu_s.unwrap_or(0.0),
+            read_iops: self.read_iops.unwrap_or(0.0),
+            write_iops: self.write_iops.unwrap_or(0.0),
+            read_mb_s: self.read_mb_s.unwrap_or(0.0),
+            write_mb_s: self.write_mb_s.unwrap_or(0.0),
+            redo_mb_s: self.redo_mb_s.unwrap_or(0.0),
+            path: self.path.clone(),
+        }
+    }
+}
+
+fn per_elapsed(v: Option<f64>, elapsed: Option<f64>) -> Option<f64> {
+    match (v, elapsed) {
+        (Some(v), Some(e)) if e > 0.0 => Some(v / e),
+        _ => None,
+    }
+}
+
+fn sum_some(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
+    }
+}
+
+/// Extracts the interval metrics of one report.
+pub fn snapshot_metrics(r: &DbReport) -> SnapshotMetrics {
+    let h = &r.header;
+    let elapsed = h.elapsed_s.filter(|e| *e > 0.0);
+    let lp = |name: &str| r.load_profile_row(name).and_then(|row| row.per_second);
+    let stat_s = |name: &str| {
+        r.activity_stat(name).and_then(|s| {
+            s.per_second
+                .or_else(|| s.total.zip(elapsed).map(|(t, e)| t / e))
+        })
+    };
+    let db_time_s = h
+        .db_time_s
+        .or_else(|| lp("DB Time").zip(elapsed).map(|(v, e)| v * e))
+        .or_else(|| r.time_model_row("DB time").and_then(|t| t.time_s));
+    let db_cpu_s = lp("DB CPU")
+        .zip(elapsed)
+        .map(|(v, e)| v * e)
+        .or_else(|| r.time_model_row("DB CPU").and_then(|t| t.time_s));
+    let read_iops = lp("Read IO requests").or_else(|| stat_s("physical read total IO requests"));
+    let write_iops = lp("Write IO requests").or_else(|| stat_s("physical write total IO requests"));
+    let read_mb_s = lp("Read IO").or_else(|| stat_s("physical read total bytes").map(|b| b / MB));
+    let write_mb_s =
+        lp("Write IO").or_else(|| stat_s("physical write total bytes").map(|b| b / MB));
+    let redo_mb_s = lp("Redo size")
+        .or_else(|| stat_s("redo size"))
+        .map(|b| b / MB);
+    let transactions_s = lp("Transactions");
+    SnapshotMetrics {
+        path: r.source.path.clone(),
+        format: r.source.format.as_str().to_string(),
+        kind: r.source.kind.map(|k| {
+            match k {
+                ReportKind::Instance => "instance",
+                ReportKind::RacGlobal => "rac-global",
+                ReportKind::Pdb => "pdb",
+            }
+            .to_string()
+        }),
+        db_name: h.db_name.clone(),
+        dbid: h.dbid,
+        instance: h.instance.clone(),
+        instance_number: h.instance_number,
+        host: h.host.clone(),
+        release: h.release.clone(),
+        begin_snap: h.begin_snap,
+        end_snap: h.end_snap,
+        begin_time: h.begin_time.clone(),
+        end_time: h.end_time.clone(),
+        elapsed_s: h.elapsed_s,
+        db_time_s,
+        db_cpu_s,
+        read_iops,
+        write_iops,
+        read_mb_s,
+        write_mb_s,
+        redo_mb_s,
+        transactions_s,
+        db_file_sequential_read_ms: event_avg_ms(r, "db file sequential read"),
+        db_file_scattered_read_ms: event_avg_ms(r, "db file scattered read"),
+        direct_path_read_ms: event_avg_ms(r, "direct path read"),
+        log_file_sync_ms: event_avg_ms(r, "log file sync"),
+        log_file_parallel_write_ms: event_avg_ms(r, "log file parallel write"),
+        flash_cache_hits_s: stat_s("physical read flash cache hits"),
+        cell_flash_cache_read_hits_s: stat_s("cell flash cache read hits"),
+        optimized_read_requests_s: stat_s("physical read requests optimized"),
+    }
+}
+
+/// Average wait of an event: foreground table, then background, then the
+/// top events; computed from time and waits where the average is not printed.
+fn event_avg_ms(r: &DbReport, name: &str) -> Option<f64> {
+    let from = |avg: Option<f64>, time_s: Option<f64>, waits: Option<f64>| {
+        avg.or_else(|| match (time_s, waits) {
+            (Some(t), Some(w)) if w > 0.0 => Some(t * 1000.0 / w),
+            _ => None,
+        })
+    };
+    r.foreground_event(name)
+        .and_then(|e| from(e.avg_ms, e.time_s, e.waits))
+        .or_else(|| {
+            r.background_event(name)
+                .and_then(|e| from(e.avg_ms, e.time_s, e.waits))
+        })
+        .or_else(|| {
+            r.top_event(name)
+                .and_then(|e| from(e.avg_ms, e.time_s, e.waits))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use awrflash_model::{ActivityStat, Header, LoadProfileRow, Source, WaitEvent};
+
+    fn lp(name: &str, per_second: f64) -> LoadProfileRow {
+        LoadProfileRow {
+            name: name.into(),
+            per_second: Some(per_second),
+            ..Default::default()
+        }
+    }
+
+    fn report() -> DbReport {
+        DbReport {
+            source: Source {
+                path: "a.html".into(),
+                kind: Some(ReportKind::Instance),
+                ..Default::default()
+            },
+            header: Header {
+                db_name: Some("PROD".into()),
+                dbid: Some(42),
+                instance_number: Some(2),
+                elapsed_s: Some(3600.0),
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn metrics_come_from_the_load_profile_first() {
+        let mut r = report();
+        r.load_profile = vec![
+            lp("DB Time(s)", 4.0),
+            lp("DB CPU(s)", 1.5),
+            lp("Redo size (bytes)", 2.0 * MB),
+            lp("Read IO requests", 900.0),
+            lp("Write IO requests", 100.0),
+            lp("Read IO (MB)", 30.0),
+            lp("Write IO (MB)", 5.0),
+        ];
+        r.activity_stats = vec![ActivityStat {
+            name: "physical read total IO requests".into(),
+            per_second: Some(1.0),
+            ..Default::default()
+        }];
+        let m = snapshot_metrics(&r);
+        assert_eq!(m.db_time_s, Some(4.0 * 3600.0));
+        assert_eq!(m.db_time_per_s(), Some(4.0));
+        assert_eq!(m.db_cpu_s, Some(1.5 * 3600.0));
+        assert_eq!(m.read_iops, Some(900.0));
+        assert_eq!(m.total_iops(), Some(1000.0));
+        assert_eq!(m.total_mb_s(), Some(35.0));
+        assert_eq!(m.redo_mb_s, Some(2.0));
+    }
+
+    #[test]
+    fn metrics_fall_back_to_activity_stats_and_computed_averages() {
+        let mut r = report();
+        r.activity_stats = vec![
+            ActivityStat {
+                name: "physical read total IO requests".into(),
+                total: Some(7200.0),
+                ..Default::default()
+            },
+            ActivityStat {
+                name: "redo size".into(),
+                per_second: Some(MB),
+                ..Default::default()
+            },
+        ];
+        r.wait_events.background = vec![WaitEvent {
+            name: "log file parallel write".into(),
+            waits: Some(1000.0),
+            time_s: Some(2.0),
+            ..Default::default()
+        }];
+        let m = snapshot_metrics(&r);
+        assert_eq!(m.read_iops, Some(2.0));
+        assert_eq!(m.write_iops, None);
+        assert_eq!(m.redo_mb_s, Some(1.0));
+        assert_eq!(m.log_file_parallel_write_ms, Some(2.0));
+        assert_eq!(m.db_time_s, None);
+    }
+
+    #[test]
+    fn rac_global_reports_are_keyed_by_all_instances() {
+        let mut r = report();
+        assert_eq!(DbKey::of(&r).file_stem(), "PROD_42_2");
+        r.source.kind = Some(ReportKind::RacGlobal);
+        let k = DbKey::of(&r);
+        assert_eq!(k.instance, InstanceKey::All);
+        assert_eq!(k.file_stem(), "PROD_42_all");
+        assert_eq!(k.label(), "PROD (DBID 42, all instances)");
+    }
+
+    #[test]
+    fn file_stems_are_safe_for_any_file_system() {
+        let mut r = report();
+        r.header.db_name = Some("A/B C".into());
+        r.header.dbid = None;
+        assert_eq!(DbKey::of(&r).file_stem(), "A_B_C_nodbid_2");
+    }
+}

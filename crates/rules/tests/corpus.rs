@@ -1,0 +1,125 @@
+//! Runs the advisor on every real report in `../shared/corpus` (AWR HTML,
+//! AWR text, Statspack): no error, findings present, every evidence number
+//! traced. Skips with a reason when the corpus is absent.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+mod common;
+
+use awrflash_model::Document;
+use awrflash_rules::{Options, analyze};
+
+fn corpus_files() -> Option<Vec<std::path::PathBuf>> {
+    let root = common::shared("corpus")?;
+    let mut files = Vec::new();
+    for dir in ["awr-html", "awr-text", "statspack"] {
+        let Ok(rd) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        files.extend(
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file()),
+        );
+    }
+    files.sort();
+    Some(files)
+}
+
+#[test]
+fn every_corpus_report_analyses_without_error_and_gives_findings() {
+    let Some(files) = corpus_files() else {
+        eprintln!("skipped: ../shared/corpus is absent");
+        return;
+    };
+    assert!(!files.is_empty(), "corpus has no reports");
+    let mut summary = Vec::new();
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let doc = match awrflash_parse::parse_bytes(&name, &bytes) {
+            Ok(d) => d,
+            Err(e) => {
+                // A parse error is the parser's business; the advisor only
+                // sees what parses. Report it so the run shows it.
+                eprintln!("{name}: not parsed: {e}");
+                continue;
+            }
+        };
+        if !matches!(doc, Document::Report(_)) {
+            continue;
+        }
+        let a = analyze(std::slice::from_ref(&doc), &Options::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(!a.findings.is_empty(), "{name}: no findings");
+        assert!(!a.verdict.summary.is_empty(), "{name}: empty verdict");
+        for f in &a.findings {
+            for e in &f.evidence {
+                assert!(
+                    e.value.is_finite(),
+                    "{name}: {} evidence `{}` is not finite",
+                    f.id,
+                    e.label
+                );
+                assert!(
+                    e.src.is_some() || e.derived_from.is_some(),
+                    "{name}: {} evidence `{}` untraced",
+                    f.id,
+                    e.label
+                );
+            }
+        }
+        for o in &a.options {
+            let p = &o.projection;
+            assert!(
+                p.db_time_after_low_s <= p.db_time_after_high_s + 1e-6
+                    && p.db_time_after_high_s <= p.db_time_before_s + 1e-6,
+                "{name}: option {} range out of order: {} {} {}",
+                o.key,
+                p.db_time_after_low_s,
+                p.db_time_after_high_s,
+                p.db_time_before_s
+            );
+        }
+        let ids: Vec<&str> = a.findings.iter().map(|f| f.id.as_str()).collect();
+        summary.push(format!(
+            "{name}: bound {} gain {}-{}% best {:?}; {}",
+            a.verdict.bound,
+            a.verdict.gain_pct_low,
+            a.verdict.gain_pct_high,
+            a.verdict.best_option,
+            ids.join(",")
+        ));
+    }
+    eprintln!("{}", summary.join("\n"));
+    assert!(summary.len() >= 10, "too few corpus reports analysed");
+}
+
+#[test]
+fn all_corpus_reports_of_one_directory_analyse_together_as_a_series() {
+    let Some(files) = corpus_files() else {
+        eprintln!("skipped: ../shared/corpus is absent");
+        return;
+    };
+    let docs: Vec<Document> = files
+        .iter()
+        .filter(|p| p.to_string_lossy().contains("awr-html"))
+        .filter_map(|p| {
+            let bytes = std::fs::read(p).ok()?;
+            awrflash_parse::parse_bytes(&p.file_name()?.to_string_lossy(), &bytes).ok()
+        })
+        .collect();
+    if docs.len() < 2 {
+        eprintln!("skipped: fewer than two parsable HTML reports");
+        return;
+    }
+    let a = analyze(&docs, &Options::default()).unwrap();
+    assert_eq!(a.series.len(), docs.len());
+    assert!(
+        a.findings.iter().any(|f| f.id == "AF005"),
+        "peak interval not named"
+    );
+}

@@ -1,0 +1,207 @@
+//! The command line itself: help, usage errors, exit codes, generated
+//! completions and man page, closed pipes.
+
+// Test helpers outside #[test] functions may fail loudly too.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+mod common;
+
+use std::io::Write;
+use std::process::Stdio;
+
+use common::{awrflash, code, run, stderr, stdout};
+
+#[test]
+fn help_lists_the_commands_options_examples_and_exit_codes() {
+    let o = run(&["--help"]);
+    assert_eq!(code(&o), 0);
+    insta::assert_snapshot!("help", stdout(&o));
+}
+
+#[test]
+fn analyze_help_explains_grouping_outputs_and_bad_inputs() {
+    let o = run(&["analyze", "--help"]);
+    assert_eq!(code(&o), 0);
+    insta::assert_snapshot!("analyze_help", stdout(&o));
+}
+
+#[test]
+fn version_prints_the_package_version() {
+    let o = run(&["--version"]);
+    assert_eq!(code(&o), 0);
+    assert_eq!(
+        stdout(&o).trim(),
+        format!("awrflash {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(code(&run(&["frobnicate"])), 2);
+    assert_eq!(code(&run(&["analyze"])), 2);
+    assert_eq!(code(&run(&["analyze", "x.html", "--format", "pdf"])), 2);
+    assert_eq!(code(&run(&["analyze", "x.html", "--fail-on", "major"])), 2);
+}
+
+#[test]
+fn a_run_with_no_usable_input_exits_2_and_names_each_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let garbage = dir.path().join("garbage.bin");
+    std::fs::write(&garbage, [0u8, 1, 2, 3, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 9, 9]).unwrap();
+    let missing = dir.path().join("missing.html");
+    let o = run(&[
+        "analyze",
+        garbage.to_str().unwrap(),
+        missing.to_str().unwrap(),
+        "--fail-on",
+        "info",
+    ]);
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("warning: {}:", garbage.display())),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("warning: {}: no such file", missing.display())),
+        "{err}"
+    );
+    assert!(err.contains("2 inputs: 0 ok, 2 failed"), "{err}");
+    assert!(err.contains("error: no usable input"), "{err}");
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn quiet_hides_the_summary_but_not_the_bad_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    let o = run(&["-q", "extract", empty.to_str().unwrap(), "--out", "unused"]);
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    assert!(err.contains("empty.txt"), "{err}");
+    assert!(!err.contains("inputs:"), "{err}");
+}
+
+#[test]
+fn completions_are_generated_for_each_shell() {
+    for shell in ["bash", "zsh", "fish"] {
+        let o = run(&["completions", shell]);
+        assert_eq!(code(&o), 0, "{shell}");
+        let s = stdout(&o);
+        for word in ["analyze", "extract", "fail-on", "channel-mbps"] {
+            assert!(s.contains(word), "{shell} completion lacks {word}");
+        }
+    }
+}
+
+#[test]
+fn the_man_page_is_roff_with_every_command() {
+    let o = run(&["man"]);
+    assert_eq!(code(&o), 0);
+    let s = stdout(&o);
+    assert!(
+        s.starts_with(".ie") || s.contains(".TH awrflash"),
+        "{}",
+        &s[..200.min(s.len())]
+    );
+    for word in ["analyze", "extract", "completions", "fail\\-on"] {
+        assert!(s.contains(word), "man page lacks {word}");
+    }
+}
+
+#[test]
+fn rules_and_devices_print_json_lists() {
+    for cmd in ["rules", "devices"] {
+        let o = run(&[cmd, "--format", "json"]);
+        assert_eq!(code(&o), 0, "{cmd}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert!(v.is_array(), "{cmd}");
+    }
+}
+
+#[test]
+fn an_unknown_rule_id_exits_2() {
+    let o = run(&["rules", "NOPE999"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("no rule NOPE999"));
+}
+
+#[test]
+fn every_rule_in_the_catalogue_prints_its_doc() {
+    let o = run(&["rules", "--format", "json"]);
+    let rules: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    for r in rules {
+        let id = r["id"].as_str().unwrap();
+        let doc = run(&["rules", id]);
+        assert_eq!(code(&doc), 0, "{id}");
+        assert!(stdout(&doc).starts_with(id), "{id}");
+    }
+}
+
+/// Output into a pipe whose reader is gone ends quietly with status 0.
+fn assert_quiet_on_closed_pipe(args: &[&str]) {
+    let mut child = awrflash()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(
+        !err.to_lowercase().contains("broken pipe"),
+        "{args:?}: {err}"
+    );
+    assert_eq!(code(&o), 0, "{args:?}: {err}");
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    assert_quiet_on_closed_pipe(&["man"]);
+    assert_quiet_on_closed_pipe(&["completions", "zsh"]);
+    assert_quiet_on_closed_pipe(&["--help"]);
+}
+
+#[test]
+fn a_closed_pipe_during_a_large_parse_ends_quietly() {
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    // Several MB of JSON Lines: far more than a pipe buffer holds.
+    let dir = corpus.join("awr-html");
+    let files: Vec<String> = common::files_below(&dir)
+        .into_iter()
+        .map(|f| dir.join(f).display().to_string())
+        .filter(|f| awrflash_parse::parse_bytes(f, &std::fs::read(f).unwrap()).is_ok())
+        .take(4)
+        .collect();
+    if files.is_empty() {
+        eprintln!("skipping: no corpus AWR HTML report parses yet");
+        return;
+    }
+    let mut args = vec!["-q", "parse"];
+    args.extend(files.iter().map(String::as_str));
+    assert_quiet_on_closed_pipe(&args);
+}
+
+#[test]
+fn a_glob_is_expanded_by_awrflash_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["a.lst", "b.lst", "c.txt"] {
+        let mut f = std::fs::File::create(dir.path().join(name)).unwrap();
+        writeln!(f, "not a report").unwrap();
+    }
+    let pattern = dir.path().join("*.lst");
+    let o = run(&["analyze", pattern.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert!(err.contains("2 inputs: 0 ok, 2 failed"), "{err}");
+    assert!(err.contains("a.lst") && err.contains("b.lst") && !err.contains("c.txt"));
+}

@@ -1,0 +1,91 @@
+//! Helpers shared by the end-to-end tests: run the binary, find the corpus,
+//! read the README's extract schema.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared/corpus` beside the workspace, or `None` (the caller prints why it skips).
+pub fn corpus() -> Option<PathBuf> {
+    let dir = root().join("../shared/corpus");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "skipping: the corpus is not at {} (it sits beside the checkout in CI)",
+            dir.display()
+        );
+        None
+    }
+}
+
+pub fn awrflash() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_awrflash"));
+    // Fixed help width and no colour, whatever the test runner's terminal.
+    c.env("COLUMNS", "100").env("NO_COLOR", "1");
+    c
+}
+
+pub fn run(args: &[&str]) -> Output {
+    awrflash().args(args).output().unwrap()
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+pub fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+/// Every file below `dir` (sorted), as paths relative to `dir`.
+pub fn files_below(dir: &Path) -> Vec<PathBuf> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(base, &p, out);
+            } else {
+                out.push(p.strip_prefix(base).unwrap().to_path_buf());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// The README's extract schema: `(table, [columns])` from the `### \`table\``
+/// headings under `## Extract schema` and the first column of their tables.
+pub fn documented_schema() -> Vec<(String, Vec<String>)> {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme
+        .split("## Extract schema")
+        .nth(1)
+        .expect("README has an Extract schema section");
+    let section = section.split("\n## ").next().unwrap();
+    let mut tables: Vec<(String, Vec<String>)> = Vec::new();
+    for line in section.lines() {
+        if let Some(name) = line.strip_prefix("### `") {
+            tables.push((name.trim_end_matches('`').to_string(), Vec::new()));
+        } else if let Some(rest) = line.strip_prefix("| `") {
+            let col = rest.split('`').next().unwrap().to_string();
+            tables
+                .last_mut()
+                .expect("a column row under a table heading")
+                .1
+                .push(col);
+        }
+    }
+    tables
+}
