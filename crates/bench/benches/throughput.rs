@@ -9,7 +9,7 @@
 //!
 //! Sections can be picked by name: `cargo bench -p awrflash-bench -- scan
 //! formats e2e batch`. Environment: `AWRFLASH_BENCH_BATCHES=100,1000` (batch
-//! sizes), `AWRFLASH_BENCH_CMD="analyze {dir} -o {out}"` (the CLI words;
+//! sizes), `AWRFLASH_BENCH_CMD="analyze {dir} -o {out}/"` (the CLI words;
 //! default: `analyze` when the CLI has it, else `parse`), `AWRFLASH_BENCH_KEEP=1`
 //! (keep the batch folders under `target/bench-batch`).
 //!
@@ -281,7 +281,8 @@ fn cli_words() -> Vec<String> {
             "analyze".into(),
             "{dir}".into(),
             "-o".into(),
-            "{out}".into(),
+            // A trailing slash: one report per database plus an index.
+            "{out}/".into(),
         ]
     } else {
         vec!["parse".into(), "{dir}".into()]
