@@ -168,6 +168,15 @@ fn a_closed_pipe_ends_quietly() {
     assert_quiet_on_closed_pipe(&["man"]);
     assert_quiet_on_closed_pipe(&["completions", "zsh"]);
     assert_quiet_on_closed_pipe(&["--help"]);
+    let sample = common::root().join("fixtures/sample/awr_19c_sample.html");
+    assert_quiet_on_closed_pipe(&["-q", "analyze", sample.to_str().unwrap()]);
+    assert_quiet_on_closed_pipe(&[
+        "-q",
+        "analyze",
+        "--format",
+        "json",
+        sample.to_str().unwrap(),
+    ]);
 }
 
 #[test]

@@ -18,6 +18,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use awrflash_model::Document;
 use common::{code, run, stderr};
@@ -100,13 +101,39 @@ fn batch() -> Option<Batch> {
 }
 
 /// What the parser makes of each input: `(documents, failed input names)`.
+/// Parsed once per test binary (the batch layout is the same in every temp
+/// dir): the documents keep names relative to the batch dir, which is all
+/// that grouping and counting need.
 fn expected(b: &Batch) -> (Vec<Document>, Vec<String>) {
+    static PARSED: OnceLock<Vec<(String, Option<Document>)>> = OnceLock::new();
+    let prefix = b.dir.display().to_string();
+    let parsed = PARSED.get_or_init(|| {
+        let inputs: Vec<(String, &[u8])> = b
+            .inputs
+            .iter()
+            .map(|(name, bytes)| (name.replacen(&prefix, "", 1), bytes.as_slice()))
+            .collect();
+        // Two halves on two threads: the debug-build parser is the slow part.
+        let (left, right) = inputs.split_at(inputs.len() / 2);
+        let parse = |part: &[(String, &[u8])]| -> Vec<(String, Option<Document>)> {
+            part.iter()
+                .map(|(name, bytes)| (name.clone(), awrflash_parse::parse_bytes(name, bytes).ok()))
+                .collect()
+        };
+        std::thread::scope(|s| {
+            let l = s.spawn(|| parse(left));
+            let mut all = parse(right);
+            let mut first = l.join().unwrap();
+            first.append(&mut all);
+            first
+        })
+    });
     let mut docs = Vec::new();
     let mut failed = Vec::new();
-    for (name, bytes) in &b.inputs {
-        match awrflash_parse::parse_bytes(name, bytes) {
-            Ok(d) => docs.push(d),
-            Err(_) => failed.push(name.clone()),
+    for (rel, doc) in parsed {
+        match doc {
+            Some(d) => docs.push(d.clone()),
+            None => failed.push(format!("{prefix}{rel}")),
         }
     }
     (docs, failed)
@@ -131,6 +158,15 @@ fn a_directory_batch_with_archives_and_garbage_gives_one_report_per_database() {
 
     let total = b.inputs.len();
     assert!(failed.iter().any(|f| f.ends_with("garbage.dat")));
+    // Every report and iostat capture of the corpus is usable; only the
+    // unsupported extras (ASH report, ...) and the garbage may fail.
+    for f in &failed {
+        let name = f.replace('\\', "/");
+        assert!(
+            name.ends_with("garbage.dat") || name.contains("/corpus/other/"),
+            "a corpus report failed: {f}"
+        );
+    }
     assert!(
         err.contains(&format!(
             "{total} inputs: {} ok, {} failed",
@@ -151,7 +187,14 @@ fn a_directory_batch_with_archives_and_garbage_gives_one_report_per_database() {
     }
     assert_eq!(code(&o), 0, "{err}");
 
+    let ok = docs.len();
     let grouped = awrflash_extract::group(docs);
+    eprintln!(
+        "batch: {total} inputs, {ok} ok, {} failed, {} databases, {} intervals given twice",
+        failed.len(),
+        grouped.groups.len(),
+        grouped.duplicates.len()
+    );
     let mut want: BTreeSet<String> = grouped
         .groups
         .iter()
@@ -312,4 +355,87 @@ fn several_databases_need_a_directory_for_html_and_give_a_json_array_on_stdout()
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v.as_array().map(Vec::len), Some(groups));
+}
+
+#[test]
+fn the_extracted_snapshots_agree_with_the_advisor_series() {
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    // Two consecutive hourly reports of one database.
+    let dir = corpus.join("awr-html");
+    let pair: Vec<String> = common::files_below(&dir)
+        .into_iter()
+        .filter(|f| {
+            f.to_string_lossy()
+                .contains("sarthi2020-AWR-reports_awr_rpt_")
+        })
+        .map(|f| dir.join(f).display().to_string())
+        .collect();
+    if pair.len() != 2
+        || pair
+            .iter()
+            .any(|f| awrflash_parse::parse_bytes(f, &fs::read(f).unwrap()).is_err())
+    {
+        eprintln!("skipping: the two sarthi2020 reports are not in the corpus or do not parse");
+        return;
+    }
+    let mut args = vec!["-q", "analyze", "--format", "json"];
+    args.extend(pair.iter().map(String::as_str));
+    let o = run(&args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let analysis: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let series = analysis["series"].as_array().unwrap();
+    assert_eq!(series.len(), 2);
+
+    let tmp = tempfile::tempdir().unwrap();
+    let mut args = vec!["-q", "extract", "--out", tmp.path().to_str().unwrap()];
+    args.extend(pair.iter().map(String::as_str));
+    assert_eq!(code(&run(&args)), 0);
+    let df = polars::prelude::ParquetReader::new(
+        fs::File::open(tmp.path().join("snapshots.parquet")).unwrap(),
+    )
+    .finish()
+    .unwrap();
+    assert_eq!(df.height(), 2);
+    for col in [
+        "db_time_s",
+        "db_cpu_s",
+        "read_iops",
+        "write_iops",
+        "read_mb_s",
+        "write_mb_s",
+        "redo_mb_s",
+    ] {
+        let ours = df.column(col).unwrap().f64().unwrap();
+        for (i, point) in series.iter().enumerate() {
+            let theirs = point[col].as_f64().unwrap();
+            let mine = ours.get(i).unwrap();
+            // The advisor rounds its series for display.
+            let tol = 0.01 * theirs.abs().max(mine.abs()) + 0.01;
+            assert!(
+                (mine - theirs).abs() <= tol,
+                "{col}[{i}]: extract {mine}, advisor {theirs}"
+            );
+        }
+    }
+    // And the trend in the text report names the busier interval as the peak.
+    let mut args = vec!["-q", "analyze", "--format", "text"];
+    args.extend(pair.iter().map(String::as_str));
+    let text = common::stdout(&run(&args));
+    assert!(text.contains("Trend over 2 report intervals"), "{text}");
+    let aas =
+        |p: &serde_json::Value| p["db_time_s"].as_f64().unwrap() / p["elapsed_s"].as_f64().unwrap();
+    let busier = series
+        .iter()
+        .max_by(|a, b| aas(a).total_cmp(&aas(b)))
+        .unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("db_time_per_s"))
+        .unwrap();
+    assert!(
+        line.ends_with(busier["begin_time"].as_str().unwrap()),
+        "{line}"
+    );
 }

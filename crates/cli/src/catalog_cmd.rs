@@ -54,6 +54,15 @@ fn rule_doc(r: &RuleSpec) -> String {
             s.push_str(&format!("\n{head}:\n{}\n", indent(body)));
         }
     }
+    if !r.thresholds.is_empty() {
+        s.push_str("\nThresholds:\n");
+        for t in &r.thresholds {
+            s.push_str(&format!("  {} = {}\n", t.name, t.value));
+            if !t.derivation.trim().is_empty() {
+                s.push_str(&format!("{}\n", indent_by(&t.derivation, "    ")));
+            }
+        }
+    }
     if !r.citations.is_empty() {
         s.push_str("\nCitations:\n");
         for c in &r.citations {
@@ -65,24 +74,17 @@ fn rule_doc(r: &RuleSpec) -> String {
             s.push_str(&format!("  {}, {}{title}\n", c.seed, c.section));
         }
     }
-    if !r.thresholds.is_empty() {
-        s.push_str("\nThresholds:\n");
-        for t in &r.thresholds {
-            s.push_str(&format!(
-                "  {} = {}\n{}\n",
-                t.name,
-                t.value,
-                indent(&t.derivation)
-            ));
-        }
-    }
     s
 }
 
 fn indent(text: &str) -> String {
+    indent_by(text, "  ")
+}
+
+fn indent_by(text: &str, pad: &str) -> String {
     text.trim()
         .lines()
-        .map(|l| format!("  {l}"))
+        .map(|l| format!("{pad}{l}"))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -113,7 +115,15 @@ pub fn devices(args: &DevicesArgs) -> Result<u8> {
 fn device_list(devices: &[DeviceSpec]) -> String {
     let mut s = String::new();
     for d in devices {
-        s.push_str(&format!("{:<24} {}\n", d.name, d.description));
+        let assumed = if d.assumption {
+            ", an editable assumption"
+        } else {
+            ""
+        };
+        s.push_str(&format!(
+            "{:<24} {} ({}, 8K read {} ms, 8K write {} ms at one outstanding I/O{assumed})\n",
+            d.name, d.description, d.class, d.read_8k_ms_qd1, d.write_8k_ms_qd1
+        ));
         if !d.source.is_empty() {
             s.push_str(&format!("{:<24} source: {}\n", "", d.source));
         }
@@ -125,6 +135,7 @@ fn device_list(devices: &[DeviceSpec]) -> String {
 mod tests {
     use super::*;
     use awrflash_model::Citation;
+    use awrflash_rules::ThresholdDoc;
 
     #[test]
     fn a_rule_doc_shows_its_sections_and_citations() {
@@ -142,10 +153,10 @@ mod tests {
                 section: "6.3".into(),
                 title: None,
             }],
-            thresholds: vec![awrflash_rules::ThresholdDoc {
-                name: "min_share".into(),
-                value: "0.2".into(),
-                derivation: "From Table 6.2.".into(),
+            thresholds: vec![ThresholdDoc {
+                name: "share_pct".into(),
+                value: "40".into(),
+                derivation: "000 6.3.".into(),
             }],
         };
         let doc = rule_doc(&r);
@@ -153,7 +164,7 @@ mod tests {
         assert!(doc.contains("Why:\n  Disk seeks."));
         assert!(!doc.contains("Evidence:"));
         assert!(doc.contains("  000_x.txt, 6.3\n"));
-        assert!(doc.contains("Thresholds:\n  min_share = 0.2\n"));
+        assert!(doc.contains("Thresholds:\n  share_pct = 40\n    000 6.3.\n"));
         assert!(rule_list(&[r]).starts_with("AF001      warning"));
     }
 }

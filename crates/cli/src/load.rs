@@ -16,7 +16,7 @@ use crate::ui::Ui;
 /// What came out of the inputs, in input order.
 pub struct Loaded {
     pub docs: Vec<Document>,
-    /// `(input name, reason)` in input order.
+    /// `(input name, message naming the input)` in input order.
     pub failed: Vec<(String, String)>,
     pub bytes: u64,
     pub elapsed: Duration,
@@ -66,17 +66,14 @@ pub fn load(args: &[std::path::PathBuf], ui: &Ui) -> Loaded {
     }
 }
 
+/// The document, or why not as `name: reason` (a parse error already reads
+/// `name:line: [section] message`).
 fn parse_unit(unit: &Unit, bytes: &AtomicU64) -> Result<Document, String> {
-    let data = unit.read()?;
+    let data = unit
+        .read()
+        .map_err(|reason| format!("{}: {reason}", unit.name()))?;
     bytes.fetch_add(data.len() as u64, Ordering::Relaxed);
-    awrflash_parse::parse_bytes(unit.name(), &data).map_err(|e| {
-        // Parse errors already start with the input's name; keep one copy.
-        let msg = e.to_string();
-        msg.strip_prefix(unit.name())
-            .map(|rest| rest.trim_start_matches([':', ' ']).to_string())
-            .filter(|rest| !rest.is_empty())
-            .unwrap_or(msg)
-    })
+    awrflash_parse::parse_bytes(unit.name(), &data).map_err(|e| e.to_string())
 }
 
 fn progress_bar(len: usize, ui: &Ui) -> ProgressBar {
@@ -96,8 +93,8 @@ fn progress_bar(len: usize, ui: &Ui) -> ProgressBar {
 /// Prints the failures, the documents' warnings (with `-v`) and the
 /// ok/failed summary to stderr.
 pub fn report(loaded: &Loaded, ui: &Ui) {
-    for (name, reason) in &loaded.failed {
-        ui.warn(&format!("{name}: {reason}"));
+    for (_, message) in &loaded.failed {
+        ui.warn(message);
     }
     let warnings: usize = loaded.docs.iter().map(|d| d.warnings().len()).sum();
     if ui.verbose > 0 {

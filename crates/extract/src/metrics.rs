@@ -200,7 +200,11 @@ fn sum_some(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     }
 }
 
-/// Extracts the interval metrics of one report.
+/// Extracts the interval metrics of one report. The sources are tried in
+/// the advisor's order (exact totals before the Load Profile's rounded
+/// per-second figures; the 12c+ IO Profile, which counts every file type,
+/// before the Load Profile's database-file requests), so the trend and the
+/// advisor's series agree.
 pub fn snapshot_metrics(r: &DbReport) -> SnapshotMetrics {
     let h = &r.header;
     let elapsed = h.elapsed_s.filter(|e| *e > 0.0);
@@ -211,21 +215,56 @@ pub fn snapshot_metrics(r: &DbReport) -> SnapshotMetrics {
                 .or_else(|| s.total.zip(elapsed).map(|(t, e)| t / e))
         })
     };
+    let io_profile = |name: &str| {
+        r.io_profile
+            .iter()
+            .find(|row| row.name.eq_ignore_ascii_case(name))
+    };
+    let io_mb = io_profile("Total (MB)");
+    let io_req = io_profile("Total Requests");
+    let block_mb = r.cache_sizes.std_block_size.map(|b| b as f64 / MB);
+    let time_model = |name: &str| r.time_model_row(name).and_then(|t| t.time_s);
     let db_time_s = h
         .db_time_s
-        .or_else(|| lp("DB Time").zip(elapsed).map(|(v, e)| v * e))
-        .or_else(|| r.time_model_row("DB time").and_then(|t| t.time_s));
-    let db_cpu_s = lp("DB CPU")
-        .zip(elapsed)
-        .map(|(v, e)| v * e)
-        .or_else(|| r.time_model_row("DB CPU").and_then(|t| t.time_s));
-    let read_iops = lp("Read IO requests").or_else(|| stat_s("physical read total IO requests"));
-    let write_iops = lp("Write IO requests").or_else(|| stat_s("physical write total IO requests"));
-    let read_mb_s = lp("Read IO").or_else(|| stat_s("physical read total bytes").map(|b| b / MB));
-    let write_mb_s =
-        lp("Write IO").or_else(|| stat_s("physical write total bytes").map(|b| b / MB));
-    let redo_mb_s = lp("Redo size")
-        .or_else(|| stat_s("redo size"))
+        .or_else(|| time_model("DB time"))
+        .or_else(|| lp("DB Time").zip(elapsed).map(|(v, e)| v * e));
+    let db_cpu_s = time_model("DB CPU")
+        .or_else(|| {
+            ["DB CPU", "CPU time"]
+                .iter()
+                .find_map(|n| r.top_event(n).and_then(|e| e.time_s))
+        })
+        .or_else(|| lp("DB CPU").zip(elapsed).map(|(v, e)| v * e));
+    let read_iops = io_req
+        .and_then(|row| row.read_per_s)
+        .or_else(|| lp("Read IO requests"))
+        .or_else(|| stat_s("physical read total IO requests"));
+    let write_iops = io_req
+        .and_then(|row| row.write_per_s)
+        .or_else(|| lp("Write IO requests"))
+        .or_else(|| stat_s("physical write total IO requests"));
+    let read_mb_s = io_mb
+        .and_then(|row| row.read_per_s)
+        .or_else(|| lp("Read IO"))
+        .or_else(|| {
+            lp("Physical reads")
+                .or_else(|| lp("Physical read"))
+                .zip(block_mb)
+                .map(|(v, b)| v * b)
+        })
+        .or_else(|| stat_s("physical read total bytes").map(|b| b / MB));
+    let write_mb_s = io_mb
+        .and_then(|row| row.write_per_s)
+        .or_else(|| lp("Write IO"))
+        .or_else(|| {
+            lp("Physical writes")
+                .or_else(|| lp("Physical write"))
+                .zip(block_mb)
+                .map(|(v, b)| v * b)
+        })
+        .or_else(|| stat_s("physical write total bytes").map(|b| b / MB));
+    let redo_mb_s = stat_s("redo size")
+        .or_else(|| lp("Redo size"))
         .map(|b| b / MB);
     let transactions_s = lp("Transactions");
     SnapshotMetrics {
@@ -375,6 +414,29 @@ mod tests {
         assert_eq!(m.redo_mb_s, Some(1.0));
         assert_eq!(m.log_file_parallel_write_ms, Some(2.0));
         assert_eq!(m.db_time_s, None);
+    }
+
+    #[test]
+    fn exact_totals_and_the_io_profile_come_before_rounded_load_profile_rates() {
+        let mut r = report();
+        r.header.db_time_s = Some(14000.0);
+        r.load_profile = vec![lp("DB CPU(s)", 1.2), lp("Read IO requests", 744.9)];
+        r.time_model = vec![awrflash_model::TimeModelRow {
+            name: "DB CPU".into(),
+            time_s: Some(4441.5),
+            ..Default::default()
+        }];
+        r.io_profile = vec![awrflash_model::IoProfileRow {
+            name: "Total Requests".into(),
+            read_per_s: Some(832.6),
+            write_per_s: Some(64.0),
+            ..Default::default()
+        }];
+        let m = snapshot_metrics(&r);
+        assert_eq!(m.db_time_s, Some(14000.0));
+        assert_eq!(m.db_cpu_s, Some(4441.5));
+        assert_eq!(m.read_iops, Some(832.6));
+        assert_eq!(m.write_iops, Some(64.0));
     }
 
     #[test]

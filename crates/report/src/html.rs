@@ -175,8 +175,14 @@ fn charts(a: &Analysis, v: &View) -> Charts {
             .size_gb
             .map(|s| format!("recommended: {}", fmt::gb(s)))
             .unwrap_or_default();
+        let positions: Vec<f64> = plan
+            .curve
+            .iter()
+            .map(|p| p.multiple_of_buffer_cache)
+            .collect();
         c.flash_curve = Some(svg::lines(
             &xs,
+            Some(&positions),
             &[
                 Series {
                     name: "projected DB time",
@@ -259,6 +265,7 @@ fn charts(a: &Analysis, v: &View) -> Charts {
                 .collect();
             svg::lines(
                 &xs,
+                None,
                 &series,
                 &x_title,
                 peak.map(|(at, _)| Marker { at, text: &text }),
@@ -303,11 +310,15 @@ fn charts(a: &Analysis, v: &View) -> Charts {
     c
 }
 
-/// Axis labels for report intervals: when every label is `<date> <time>` with
+/// Axis labels for report intervals: when every label is `<date> <time>` (or ISO `<date>T<time>`) with
 /// the same date, the time alone (without `:00` seconds), and the date goes
 /// into the axis title.
 fn short_labels(labels: &[String]) -> (Vec<String>, String) {
-    let split: Vec<Option<(&str, &str)>> = labels.iter().map(|l| l.split_once(' ')).collect();
+    // `23-Nov-26 02:00:00` as AWR prints it, `2026-11-23T02:00:00` as ISO 8601.
+    let split: Vec<Option<(&str, &str)>> = labels
+        .iter()
+        .map(|l| l.split_once(' ').or_else(|| l.split_once('T')))
+        .collect();
     let first_day = split.first().copied().flatten().map(|p| p.0);
     let same_day = first_day.is_some() && split.iter().all(|p| p.map(|x| x.0) == first_day);
     match first_day {
@@ -341,5 +352,7 @@ mod tests {
         assert_eq!(title, "report interval end, 23-Nov-26");
         let (xs, _) = short_labels(&["23-Nov-26 23:00:00".into(), "24-Nov-26 00:00:00".into()]);
         assert_eq!(xs[0], "23-Nov-26 23:00:00");
+        let (xs, _) = short_labels(&["2026-04-02T20:00:03".into(), "2026-04-02T21:00:00".into()]);
+        assert_eq!(xs, vec!["20:00:03", "21:00"]);
     }
 }

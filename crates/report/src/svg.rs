@@ -414,8 +414,12 @@ pub struct Marker<'a> {
 }
 
 /// A line chart over shared x labels; up to two y axes (left, right).
+/// `positions` places the points on a numeric x scale (flash cache size as a
+/// multiple of the buffer cache); without it they are evenly spaced (report
+/// intervals).
 pub fn lines(
     xs: &[String],
+    positions: Option<&[f64]>,
     series: &[Series<'_>],
     x_title: &str,
     marker: Option<Marker<'_>>,
@@ -451,18 +455,34 @@ pub fn lines(
         fr.right_axis(&mut svg, rmax, unit, color);
     }
     let n = xs.len();
-    let x_at = |i: usize| {
-        if n <= 1 {
-            fr.left + fr.w / 2.0
-        } else {
-            fr.left + i as f64 * fr.w / (n - 1) as f64
+    let scale = positions.and_then(|p| {
+        let finite = p.iter().copied().filter(|v| v.is_finite());
+        let lo = finite.clone().fold(f64::INFINITY, f64::min);
+        let hi = finite.fold(f64::NEG_INFINITY, f64::max);
+        (p.len() == n && hi > lo).then_some((p, lo, hi))
+    });
+    let x_at = |i: usize| match scale {
+        Some((p, lo, hi)) => {
+            let v = p.get(i).copied().filter(|v| v.is_finite()).unwrap_or(lo);
+            fr.left + (v - lo) / (hi - lo) * fr.w
         }
+        None if n <= 1 => fr.left + fr.w / 2.0,
+        None => fr.left + i as f64 * fr.w / (n - 1) as f64,
     };
-    // X labels: at most about 8, always the first and the last.
-    let every = n.div_ceil(8).max(1);
+    // X labels: as many as fit side by side (about 6 px per character at
+    // 10.5 px), always the first, and the last when it does not touch the
+    // one before it.
+    let longest = xs.iter().map(|x| x.chars().count()).max().unwrap_or(1) as f64;
+    let label_w = longest * 6.0 + 12.0;
+    let fit = ((fr.w + label_w) / label_w).floor().max(2.0) as usize;
+    let every = n.div_ceil(fit).max(1);
+    let mut last_shown: Option<usize> = None;
     for (i, xl) in xs.iter().enumerate() {
-        if i % every == 0 || i + 1 == n {
+        let regular = i % every == 0;
+        let final_one = i + 1 == n && last_shown.is_none_or(|p| x_at(i) - x_at(p) >= label_w);
+        if regular || final_one {
             svg.text(x_at(i), fr.top + fr.h + 16.0, xl, "middle", 10.5, MUTED);
+            last_shown = Some(i);
         }
     }
     svg.text(
@@ -616,9 +636,38 @@ mod tests {
     }
 
     #[test]
+    fn long_x_labels_are_thinned_so_they_do_not_overlap() {
+        let xs: Vec<String> = (0..168)
+            .map(|i| format!("2026-11-{:02}T{:02}:00:00", 16 + i / 24, i % 24))
+            .collect();
+        let ys: Vec<f64> = (0..168).map(f64::from).collect();
+        let out = lines(
+            &xs,
+            None,
+            &[Series {
+                name: "DB time",
+                ys,
+                right_axis: false,
+                dashed: false,
+                unit: "s",
+            }],
+            "interval",
+            None,
+            "week",
+        );
+        let shown = xs
+            .iter()
+            .filter(|x| out.contains(&format!(">{x}<")))
+            .count();
+        // 626 px of plot, labels of 19 characters (about 126 px): at most 5 or 6.
+        assert!((2..=6).contains(&shown), "{shown} labels");
+    }
+
+    #[test]
     fn empty_charts_do_not_panic() {
         assert!(bars(&[], "%", "empty").starts_with("<svg"));
-        assert!(lines(&[], &[], "x", None, "empty").starts_with("<svg"));
+        assert!(lines(&[], None, &[], "x", None, "empty").starts_with("<svg"));
+        assert!(lines(&[], Some(&[]), &[], "x", None, "empty").starts_with("<svg"));
         assert!(pareto(&[], &[], &[], "empty").starts_with("<svg"));
         assert!(stacked_bars(&[], "empty").starts_with("<svg"));
     }

@@ -98,8 +98,8 @@ pub fn inputs(v: &View) -> Table {
     t
 }
 
-/// Columns: #, Option, Key, Device, DB time now, DB time after, Gain, Bound,
-/// Throughput cap, Flash capacity.
+/// Columns: #, Option, Key, Device, DB time now, DB time after, Gain,
+/// Response time (ratio), Bound, Throughput cap, Flash capacity.
 pub fn options(v: &View) -> Table {
     let mut t = Table::new(&[
         ("#", true),
@@ -109,6 +109,7 @@ pub fn options(v: &View) -> Table {
         ("DB time now", true),
         ("DB time after", true),
         ("Gain", true),
+        ("Response time", true),
         ("Bound", false),
         ("Throughput cap", true),
         ("Flash capacity", true),
@@ -127,6 +128,7 @@ pub fn options(v: &View) -> Table {
             (&o.before).into(),
             (&o.after).into(),
             (&o.gain).into(),
+            (&o.response_ratio).into(),
             (&o.bound).into(),
             o.cap.as_deref().unwrap_or("none").into(),
             o.capacity.as_deref().unwrap_or(crate::fmt::NA).into(),

@@ -31,7 +31,64 @@ pub struct BrowserRun {
     pub network_requests: Vec<String>,
 }
 
+/// The `<section id>`s every report page has (absent data says so inside).
+pub const REPORT_SECTIONS: [&str; 15] = [
+    "verdict",
+    "database",
+    "options",
+    "breakdown",
+    "findings",
+    "segments",
+    "flash-cache",
+    "redo",
+    "histograms",
+    "tablespaces",
+    "devices",
+    "series",
+    "projections",
+    "rules",
+    "sources",
+];
+
 impl BrowserRun {
+    /// Everything wrong with a rendered report page, empty when it is fine:
+    /// script errors or blocked loads in the log, network requests, a
+    /// missing section of [`REPORT_SECTIONS`], a blank screenshot.
+    ///
+    /// ```no_run
+    /// let html = awrflash_report::html(&awrflash_model::Analysis::default());
+    /// let run = awrflash_report::testing::open_in_chromium(
+    ///     &html, std::path::Path::new("target/browser"), "corpus-19c", 1280, 4000,
+    /// ).unwrap();
+    /// assert!(run.report_problems().is_empty(), "{:?}", run.report_problems());
+    /// ```
+    pub fn report_problems(&self) -> Vec<String> {
+        let mut p: Vec<String> = self
+            .page_errors()
+            .iter()
+            .map(|l| format!("page error: {l}"))
+            .collect();
+        p.extend(
+            self.network_requests
+                .iter()
+                .map(|u| format!("network request: {u}")),
+        );
+        for id in REPORT_SECTIONS {
+            if !self.dom.contains(&format!("<section id=\"{id}\"")) {
+                p.push(format!("section #{id} missing from the DOM"));
+            }
+        }
+        // A blank page compresses to a few kB whatever its size.
+        if self.screenshot_bytes < 20_000 {
+            p.push(format!(
+                "screenshot {} is only {} bytes: nothing rendered",
+                self.screenshot.display(),
+                self.screenshot_bytes
+            ));
+        }
+        p
+    }
+
     /// Log lines that mean the page misbehaved: a script error or a blocked load.
     pub fn page_errors(&self) -> Vec<&str> {
         self.log

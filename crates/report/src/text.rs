@@ -103,6 +103,25 @@ fn fit(s: &str, w: usize) -> String {
     t
 }
 
+/// Cuts `s` to its last `w` columns, marking the cut with `~` in front.
+fn fit_tail(s: &str, w: usize) -> String {
+    if width(s) <= w {
+        return s.to_string();
+    }
+    let mut kept: Vec<char> = Vec::new();
+    let mut used = 1;
+    for c in s.chars().rev() {
+        if used + char_width(c) > w {
+            break;
+        }
+        used += char_width(c);
+        kept.push(c);
+    }
+    let mut t = String::from("~");
+    t.extend(kept.iter().rev());
+    t
+}
+
 /// Word-wraps `s` to `w` columns; words longer than `w` are split.
 fn wrap(s: &str, w: usize) -> Vec<String> {
     let w = w.max(10);
@@ -198,10 +217,21 @@ fn table(o: &mut String, indent: &str, t: &Table) {
             *x -= 1;
         }
     }
+    // File paths keep their end (the file name) when cut.
+    let tail: Vec<bool> = t
+        .headers
+        .iter()
+        .map(|h| matches!(*h, "File" | "Input"))
+        .collect();
     let line = |cells: &[String]| -> String {
         let mut s = String::from(indent);
         for (i, width_i) in w.iter().enumerate() {
-            let c = fit(cells.get(i).map_or("", String::as_str), *width_i);
+            let cell = cells.get(i).map_or("", String::as_str);
+            let c = if tail.get(i).copied().unwrap_or(false) {
+                fit_tail(cell, *width_i)
+            } else {
+                fit(cell, *width_i)
+            };
             let pad = width_i.saturating_sub(width(&c));
             if i > 0 {
                 s.push_str("  ");
@@ -341,7 +371,7 @@ fn options(o: &mut String, st: &Style, v: &View) {
     } else {
         // #, Option, DB time now, DB time after, Gain, Bound; the best option
         // marked by a `*` after its rank, to leave the title its width.
-        let mut t = tables::options(v).keep(&[0, 1, 4, 5, 6, 7]);
+        let mut t = tables::options(v).keep(&[0, 1, 4, 5, 6, 8]);
         t.headers = vec!["#", "Option", "Now", "After", "Gain", "Bound"];
         for (row, op) in t.rows.iter_mut().zip(&v.options) {
             if op.best {
@@ -531,6 +561,12 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
     } else {
         // Interval end, DB time, Avg active sessions, IOPS, MB/s, Redo MB/s, File.
         let mut t = tables::series(v).keep(&[0, 2, 3, 4, 5, 6, 7]);
+        // A short peak mark, so that a cut label keeps it.
+        for (row, p) in t.rows.iter_mut().zip(&v.series) {
+            if let (Some(c), true) = (row.get_mut(0), p.peak) {
+                c.text = format!("{} *", p.label);
+            }
+        }
         t.headers = vec![
             "Interval end",
             "DB time",
@@ -541,6 +577,7 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
             "File",
         ];
         table(o, INDENT, &t);
+        let _ = writeln!(o, "{INDENT}* peak DB time");
     }
 }
 
@@ -618,6 +655,13 @@ mod tests {
         let q = "ALTER SYSTEM SET db_flash_cache_file='/a b c d e f g h i j k' SCOPE=SPFILE;";
         let lines = wrap_sql(q, 30);
         assert!(lines.iter().any(|l| l.contains("'/a b c d e f g h i j k'")));
+    }
+
+    #[test]
+    fn file_paths_keep_their_name_when_cut() {
+        assert_eq!(fit_tail("/work/corpus/awr_1_2.html", 13), "~awr_1_2.html");
+        assert_eq!(width(&fit_tail("/a/b/c/d/e/report.html", 10)), 10);
+        assert_eq!(fit_tail("short", 10), "short");
     }
 
     #[test]

@@ -148,6 +148,8 @@ pub struct OptionView {
     pub before: String,
     pub after: String,
     pub gain: String,
+    /// Projected / current DB time per transaction, `0.61x to 0.68x`.
+    pub response_ratio: String,
     /// Middle of the gain range, percent (for the bar in the table).
     pub gain_mid: f64,
     pub bound: String,
@@ -616,6 +618,7 @@ pub fn build(a: &Analysis) -> View {
             before: p.before,
             after: p.after,
             gain: p.gain,
+            response_ratio: p.response_ratio,
             gain_mid: if mid.is_finite() {
                 mid.clamp(0.0, 100.0)
             } else {

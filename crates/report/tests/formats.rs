@@ -130,3 +130,20 @@ fn strip_ansi(s: &str) -> String {
     }
     out
 }
+
+#[test]
+fn a_long_input_list_folds_into_a_details_element() {
+    let mut a = fixture("rich");
+    let one = a.inputs[0].clone();
+    a.inputs = (0..168)
+        .map(|i| awrflash_model::Source {
+            path: format!("awrrpt_{i}.html"),
+            ..one.clone()
+        })
+        .collect();
+    let html = awrflash_report::html(&a);
+    assert!(html.contains("<details><summary>168 files (show the list)</summary>"));
+    assert!(html.contains("awrrpt_167.html"));
+    let few = awrflash_report::html(&fixture("rich"));
+    assert!(!few.contains("<details>"), "10 inputs are listed openly");
+}

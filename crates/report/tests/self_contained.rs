@@ -14,7 +14,7 @@ mod support;
 use support::{FIXTURES, fixture, injected, tags};
 
 /// Tags a report page may contain: none of them loads anything.
-const ALLOWED_TAGS: [&str; 45] = [
+const ALLOWED_TAGS: [&str; 47] = [
     "html",
     "head",
     "meta",
@@ -54,6 +54,8 @@ const ALLOWED_TAGS: [&str; 45] = [
     "td",
     "article",
     "figure",
+    "details",
+    "summary",
     "figcaption",
     "svg",
     "rect",

@@ -58,6 +58,13 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
                 .into(),
         });
     }
+    if !ends_with_end_of_report(text) {
+        ctx.warn(
+            "",
+            summary.lines,
+            "no \"End of Report\" line: the report is cut short; later sections are missing",
+        );
+    }
     if kind == ReportKind::RacGlobal {
         rac::finish(&mut report, &mut ctx, global);
     }
@@ -72,6 +79,18 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
     };
     report.warnings = ctx.warnings;
     Ok(report)
+}
+
+/// Oracle closes every AWR HTML report with an `End of Report` line; only
+/// the last few kilobytes are searched (markup and `SQL>` prompts may follow).
+fn ends_with_end_of_report(text: &str) -> bool {
+    const TAIL: usize = 8192;
+    const MARK: &[u8] = b"End of Report";
+    let bytes = text.as_bytes();
+    let tail = bytes
+        .get(bytes.len().saturating_sub(TAIL)..)
+        .unwrap_or(bytes);
+    tail.windows(MARK.len()).any(|w| w == MARK)
 }
 
 /// Sections no part of the model comes from: their cell text is not kept,
