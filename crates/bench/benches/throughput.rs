@@ -9,7 +9,7 @@
 //!
 //! Sections can be picked by name: `cargo bench -p awrflash-bench -- scan
 //! formats e2e batch`. Environment: `AWRFLASH_BENCH_BATCHES=100,1000` (batch
-//! sizes), `AWRFLASH_BENCH_CMD="analyze {dir} -o {out}"` (the CLI words;
+//! sizes), `AWRFLASH_BENCH_CMD="analyze {dir} -o {out}/"` (the CLI words;
 //! default: `analyze` when the CLI has it, else `parse`), `AWRFLASH_BENCH_KEEP=1`
 //! (keep the batch folders under `target/bench-batch`).
 //!
@@ -56,8 +56,13 @@ fn main() -> ExitCode {
         })
         .collect();
     let total: usize = files.iter().map(|(_, b)| b.len()).sum();
+    // Other work on the machine slows wall-clock figures: say how much.
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".into());
     println!(
-        "awrflash bench: {} | {} cores | corpus {} files, {:.1} MB | profile {}",
+        "awrflash bench: {} | {} cores, load average {load} | corpus {} files, {:.1} MB | profile {}",
         cpu_model(),
         std::thread::available_parallelism().map_or(1, |n| n.get()),
         files.len(),
@@ -79,6 +84,16 @@ fn main() -> ExitCode {
     }
     if want("batch") {
         batches(&dir);
+    }
+    // Not part of the default run: steady loops over the AWR HTML files to
+    // profile (`perf record -g target/release/deps/throughput-* profile-html`)
+    // or to count instructions, which other load on the machine does not
+    // disturb (`valgrind --tool=callgrind ... profile-scan`, then
+    // `profile-html`, with AWRFLASH_BENCH_ITERS=1).
+    for what in ["profile-html", "profile-scan"] {
+        if picked.iter().any(|p| p == what) {
+            profile_loop(&files, what == "profile-html");
+        }
     }
     ExitCode::SUCCESS
 }
@@ -146,6 +161,37 @@ fn describe(r: &Result<Document, awrflash_parse::ParseError>) -> String {
             format!("error: {}", why.chars().take(60).collect::<String>())
         }
     }
+}
+
+/// Parses (or only scans) every AWR HTML file of the corpus
+/// `AWRFLASH_BENCH_ITERS` times (default 20), nothing else.
+fn profile_loop(files: &[(String, Vec<u8>)], parse: bool) {
+    let iters: u64 = std::env::var("AWRFLASH_BENCH_ITERS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let html: Vec<_> = files
+        .iter()
+        .filter(|(n, _)| n.starts_with("awr-html/"))
+        .collect();
+    let n: u64 = html.iter().map(|(_, b)| b.len() as u64).sum::<u64>() * iters;
+    let t = Instant::now();
+    for _ in 0..iters {
+        for (name, data) in &html {
+            if parse {
+                std::hint::black_box(awrflash_parse::parse_bytes(name, data).is_ok());
+            } else {
+                let text = awrflash_parse::decode::decode(data);
+                std::hint::black_box(raw_scan(&text));
+            }
+        }
+    }
+    println!(
+        "{}: {:.0} MB/s over {:.0} MB",
+        if parse { "parse_bytes" } else { "raw scan" },
+        mb_per_s(n, t.elapsed()),
+        n as f64 / 1e6
+    );
 }
 
 /// Section 2: parse_bytes grouped by the format it detected.
@@ -235,7 +281,8 @@ fn cli_words() -> Vec<String> {
             "analyze".into(),
             "{dir}".into(),
             "-o".into(),
-            "{out}".into(),
+            // A trailing slash: one report per database plus an index.
+            "{out}/".into(),
         ]
     } else {
         vec!["parse".into(), "{dir}".into()]

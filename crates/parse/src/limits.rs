@@ -36,6 +36,10 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 1024 * 1024;
 /// one closing warning so that a garbage file cannot flood the output.
 pub const DEFAULT_MAX_WARNINGS: usize = 1000;
 
+/// Warning messages longer than this (bytes) are shortened: parsers quote
+/// the line they could not read, and a garbage line may be 1 MiB long.
+pub const MAX_WARNING_MESSAGE_BYTES: usize = 512;
+
 /// Section name used in warnings raised by the limits themselves.
 pub const SECTION: &str = "input";
 
@@ -168,7 +172,25 @@ pub fn finish(mut doc: Document, mut extra: Vec<Warning>, limits: &Limits) -> Do
         *warnings = extra;
     }
     cap_warnings(warnings, limits.max_warnings);
+    for w in warnings.iter_mut() {
+        shorten(&mut w.message, MAX_WARNING_MESSAGE_BYTES);
+    }
     doc
+}
+
+/// Cuts `text` to at most `max` bytes (at a char boundary), saying how much
+/// was left out.
+pub fn shorten(text: &mut String, max: usize) {
+    if text.len() <= max {
+        return;
+    }
+    let mut keep = max;
+    while keep > 0 && !text.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    let dropped = text.len() - keep;
+    text.truncate(keep);
+    text.push_str(&format!("... ({dropped} more bytes)"));
 }
 
 /// Keeps the first `max` warnings and replaces the rest by one warning that
@@ -276,6 +298,16 @@ mod tests {
         assert_eq!(w.len(), 5);
         assert_eq!(w.last().map(|w| w.line), Some(5));
         assert!(w.last().is_some_and(|w| w.message.starts_with("6 more")));
+    }
+
+    #[test]
+    fn long_warning_messages_are_shortened_at_a_char_boundary() {
+        let mut m = format!("bad line: {}", "é".repeat(400));
+        shorten(&mut m, 15);
+        assert_eq!(m, "bad line: éé... (796 more bytes)");
+        let mut short = String::from("fine");
+        shorten(&mut short, 15);
+        assert_eq!(short, "fine");
     }
 
     #[test]

@@ -598,34 +598,76 @@ fn peak_rss_kb() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// 200 MB through `parse_bytes`: no panic, and memory bounded by a small
-/// multiple of the input. Ignored by default (about a minute in a debug
-/// build); run it alone so that the peak RSS is this test's own:
-/// `cargo test --release -p awrflash-parse --test robustness -- --ignored --exact two_hundred_megabyte_input_parses_in_bounded_memory`
-#[test]
-#[ignore]
-fn two_hundred_megabyte_input_parses_in_bounded_memory() {
-    let bytes = iostat_capture(200 * 1024 * 1024, Some(10 * 1024 * 1024));
+/// Parses `bytes` and checks: no panic, an error names the file, and the
+/// peak RSS grew by less than 4x the input. Run such tests alone (`--exact`)
+/// so that the peak is theirs.
+fn assert_parses_in_bounded_memory(name: &str, bytes: &[u8]) {
     let before = peak_rss_kb().unwrap_or(0);
-    let r = catch_unwind(|| parse_bytes("huge.iostat", &bytes)).expect("no panic");
+    let r = catch_unwind(|| parse_bytes(name, bytes)).expect("no panic");
     let after = peak_rss_kb().unwrap_or(0);
     let input_kb = (bytes.len() / 1024) as u64;
     println!(
-        "input {} MiB, peak RSS {} MiB before parsing, {} MiB after; result: {}",
+        "{name}: input {} MiB, peak RSS {} MiB before parsing, {} MiB after; result: {}",
         input_kb / 1024,
         before / 1024,
         after / 1024,
         match &r {
-            Ok(doc) => format!("model with {} warnings", doc.warnings().len()),
+            Ok(doc) => format!(
+                "{} model with {} warnings",
+                doc.source().format.as_str(),
+                doc.warnings().len()
+            ),
             Err(e) => format!("error: {e}"),
         }
     );
     if let Err(e) = &r {
-        assert!(e.to_string().contains("huge.iostat"), "{e}");
+        assert!(e.to_string().contains(name), "{e}");
     }
     assert!(
         after.saturating_sub(before) < 4 * input_kb,
         "parsing {input_kb} KiB grew the peak RSS by {} KiB",
         after.saturating_sub(before)
     );
+}
+
+/// A 200 MB iostat capture with a 10 MB line. Ignored by default (about
+/// 20 s in a release build, minutes in a debug one); run it alone:
+/// `cargo test --release -p awrflash-parse --test robustness -- --ignored --exact two_hundred_megabyte_iostat_capture_parses_in_bounded_memory`
+#[test]
+#[ignore]
+fn two_hundred_megabyte_iostat_capture_parses_in_bounded_memory() {
+    let bytes = iostat_capture(200 * 1024 * 1024, Some(10 * 1024 * 1024));
+    assert_parses_in_bounded_memory("huge.iostat", &bytes);
+}
+
+/// The project's sample AWR HTML report grown to 200 MB by a "Complete
+/// List of SQL Text" section (the biggest section of real reports), with
+/// one 10 MB SQL text on a single line. Ignored by default; run it alone:
+/// `cargo test --release -p awrflash-parse --test robustness -- --ignored --exact two_hundred_megabyte_awr_html_report_parses_in_bounded_memory`
+#[test]
+#[ignore]
+fn two_hundred_megabyte_awr_html_report_parses_in_bounded_memory() {
+    let sample = workspace_root().join("fixtures/sample/awr_19c_sample.html");
+    let sample = std::fs::read_to_string(&sample).unwrap();
+    let at = sample.rfind("End of Report").unwrap();
+    let mut html = String::with_capacity(201 * 1024 * 1024);
+    html.push_str(&sample[..at]);
+    html.push_str(
+        "<h3 class=\"awr\">Complete List of SQL Text</h3>\n<table border=\"0\" class=\"tdiff\">\n<tr><th class=\"awrbg\">SQL Id</th><th class=\"awrbg\">SQL Text</th></tr>\n",
+    );
+    let mut i = 0u64;
+    while html.len() < 200 * 1024 * 1024 {
+        let text = if i == 7 {
+            "SELECT 1 FROM DUAL UNION ALL ".repeat(10 * 1024 * 1024 / 29)
+        } else {
+            format!("SELECT /* {i} */ C1, C2 FROM T WHERE ID = :B1 AND X &lt; 5\n").repeat(60)
+        };
+        html.push_str(&format!(
+            "<tr><td class='awrc'>{i:013x}</td><td class='awrc'>{text}</td></tr>\n"
+        ));
+        i += 1;
+    }
+    html.push_str("</table><p />\n");
+    html.push_str(&sample[at..]);
+    assert_parses_in_bounded_memory("huge.html", html.as_bytes());
 }
