@@ -243,3 +243,25 @@ fn base_interval_gets_a_verdict_ranked_options_segments_and_a_flash_cache_plan()
         a.options.first().map(|o| o.key.as_str())
     );
 }
+
+#[test]
+fn an_idle_interval_gets_not_enough_load_and_no_advice() {
+    let fx = common::load(&common::fixtures().join("rules/AF004/low_load.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    assert_eq!(a.verdict.bound, "not-enough-load", "{}", a.verdict.summary);
+    assert!(a.verdict.best_option.is_none());
+    assert_eq!(a.verdict.gain_pct_high, 0.0);
+    let f = a.findings.iter().find(|f| f.id == "AF004").unwrap();
+    assert!(f.message.starts_with("Not enough load"), "{}", f.message);
+    let advising: Vec<_> = a
+        .findings
+        .iter()
+        .filter(|f| !matches!(f.id.as_str(), "AF003" | "AF004" | "AF005"))
+        .map(|f| f.id.clone())
+        .collect();
+    assert!(
+        advising.is_empty(),
+        "rules advised on an idle interval: {advising:?}"
+    );
+    assert!(a.flash_cache.as_ref().is_none_or(|fc| !fc.recommended));
+}
