@@ -265,3 +265,19 @@ fn an_idle_interval_gets_not_enough_load_and_no_advice() {
     );
     assert!(a.flash_cache.as_ref().is_none_or(|fc| !fc.recommended));
 }
+
+#[test]
+fn sub_millisecond_redo_writes_get_no_redo_storage_advice() {
+    let fx = common::load(&common::fixtures().join("rules/AF050/fast_writes.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    let redo: Vec<_> = a
+        .findings
+        .iter()
+        .filter(|f| f.id == "AF050" || f.id == "AF051")
+        .map(|f| f.message.clone())
+        .collect();
+    assert!(
+        redo.is_empty(),
+        "redo advice on 0.37 ms redo writes: {redo:?}"
+    );
+}
