@@ -84,6 +84,24 @@ fn every_corpus_report_analyses_without_error_and_gives_findings() {
                 p.db_time_before_s
             );
         }
+        for s in &a.segments_to_move {
+            assert!(
+                !matches!(s.owner.to_ascii_uppercase().as_str(), "SYS" | "SYSTEM")
+                    && !matches!(
+                        s.tablespace.to_ascii_uppercase().as_str(),
+                        "SYSTEM" | "SYSAUX"
+                    ),
+                "{name}: Oracle-maintained segment listed to move: {}.{}",
+                s.owner,
+                s.object
+            );
+            // Text reports cut names: their move SQL says so.
+            let text = !name.ends_with(".html") && !name.ends_with(".htm");
+            if text && (s.subobject.is_some() || s.object.len() >= 20 || s.owner.len() >= 10) {
+                let sql = s.sql.as_deref().unwrap_or("");
+                assert!(sql.contains("may have cut"), "{name}: {sql}");
+            }
+        }
         let ids: Vec<&str> = a.findings.iter().map(|f| f.id.as_str()).collect();
         summary.push(format!(
             "{name}: bound {} gain {}-{}% best {:?}; {}",

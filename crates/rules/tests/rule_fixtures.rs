@@ -281,3 +281,22 @@ fn sub_millisecond_redo_writes_get_no_redo_storage_advice() {
         "redo advice on 0.37 ms redo writes: {redo:?}"
     );
 }
+
+#[test]
+fn segments_of_oracle_maintained_schemas_are_not_listed_to_move() {
+    let fx = common::load(&common::fixtures().join("rules/AF030/oracle_schemas.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    let listed: Vec<String> = a
+        .segments_to_move
+        .iter()
+        .map(|s| format!("{}.{}", s.owner, s.object))
+        .collect();
+    assert_eq!(listed, ["APP.ORDERS_PK", "APP.ORDERS"], "{listed:?}");
+    for f in &a.findings {
+        if let Some(r) = &f.recommendation {
+            for sql in &r.sql {
+                assert!(!sql.contains("\"SYS\""), "{}: {sql}", f.id);
+            }
+        }
+    }
+}
