@@ -354,6 +354,16 @@ fn verdict(w: &Workload, plan: &projection::Plan, rules: &[catalogue::RuleFile])
             best.device,
             limit
         )
+    } else if bound == "io-share" {
+        // A real but bounded gain: say the bound once, without "cannot do
+        // much" next to a gain worth having.
+        format!(
+            "{} on {} would cut DB time per transaction by {}; I/O waits are only {}% of DB time, so that is about all flash can do here.",
+            best.title,
+            best.device,
+            range,
+            f1(io_share)
+        )
     } else {
         format!(
             "{} on {} would cut DB time per transaction by {} (I/O waits are {}% of DB time).{}",
