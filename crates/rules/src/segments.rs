@@ -283,6 +283,8 @@ fn move_sql(a: &Acc, w: &Workload) -> String {
     }
 }
 
+/// Partition moves follow the move_table_partition grammar: the update
+/// index clause, then ONLINE (12.2+) last.
 fn move_sql_for(a: &Acc, w: &Workload) -> String {
     let obj = format!("{}.{}", ident(&a.owner), ident(&a.object));
     let t = a.object_type.to_ascii_uppercase();
@@ -306,11 +308,11 @@ fn move_sql_for(a: &Acc, w: &Workload) -> String {
     } else {
         match (t.contains("SUBPARTITION"), part) {
             (true, Some(p)) => format!(
-                "ALTER TABLE {obj} MOVE SUBPARTITION {p} TABLESPACE {ts}{online} UPDATE INDEXES;"
+                "ALTER TABLE {obj} MOVE SUBPARTITION {p} TABLESPACE {ts} UPDATE INDEXES{online};"
             ),
             (false, Some(p)) => {
                 format!(
-                    "ALTER TABLE {obj} MOVE PARTITION {p} TABLESPACE {ts}{online} UPDATE INDEXES;"
+                    "ALTER TABLE {obj} MOVE PARTITION {p} TABLESPACE {ts} UPDATE INDEXES{online};"
                 )
             }
             _ if online.is_empty() => format!(

@@ -291,7 +291,18 @@ fn segments_of_oracle_maintained_schemas_are_not_listed_to_move() {
         .iter()
         .map(|s| format!("{}.{}", s.owner, s.object))
         .collect();
-    assert_eq!(listed, ["APP.ORDERS_PK", "APP.ORDERS"], "{listed:?}");
+    assert_eq!(
+        listed,
+        ["APP.ORDERS_PK", "APP.ORDERS", "APP.LINES"],
+        "{listed:?}"
+    );
+    // move_table_partition grammar: UPDATE INDEXES, then ONLINE.
+    assert_eq!(
+        a.segments_to_move[2].sql.as_deref(),
+        Some(
+            "ALTER TABLE \"APP\".\"LINES\" MOVE PARTITION \"P2024Q1\" TABLESPACE FLASH_TS UPDATE INDEXES ONLINE;"
+        )
+    );
     for f in &a.findings {
         if let Some(r) = &f.recommendation {
             for sql in &r.sql {
