@@ -311,3 +311,17 @@ fn segments_of_oracle_maintained_schemas_are_not_listed_to_move() {
         }
     }
 }
+
+#[test]
+fn reads_already_at_flash_latency_get_no_move_list() {
+    for (id, file) in [
+        ("AF030", "AF030/fast_reads.toml"),
+        ("AF031", "AF031/fast_reads.toml"),
+    ] {
+        let fx = common::load(&common::fixtures().join("rules").join(file));
+        let a = analyze(&fx.docs, &fx.opts).unwrap();
+        if let Some(f) = a.findings.iter().find(|f| f.id == id) {
+            panic!("{id} pushed a move list at 0.35 ms reads: {}", f.message);
+        }
+    }
+}
