@@ -149,8 +149,18 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         segsizes,
         iostat: iostat.clone(),
     };
-    let findings = checks::run(&rules, &ctx)?;
-    let fc_decision = flash_cache_decision(&rules, &ctx);
+    let mut findings = checks::run(&rules, &ctx)?;
+    let low_load =
+        threshold(&rules, "AF004", "load_aas_min").and_then(|min| checks::low_load(w, min));
+    if low_load.is_some() {
+        // An idle interval: only the rules that say why there is no advice.
+        findings.retain(|f| matches!(f.id.as_str(), "AF003" | "AF004" | "AF005"));
+    }
+    let fc_decision = if low_load.is_some() {
+        Err("not enough load for advice (AF004)".to_string())
+    } else {
+        flash_cache_decision(&rules, &ctx)
+    };
     if let Some(fc) = plan.flash_cache.as_mut() {
         match fc_decision {
             Ok((size, sga)) => {
@@ -171,7 +181,21 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
             }
         }
     }
-    let verdict = verdict(w, &plan, &rules);
+    let verdict = match low_load {
+        Some(aas) => Verdict {
+            summary: format!(
+                "Not enough load: {} s of DB time over {} s elapsed ({} average active sessions), so no flash advice is given for this interval.",
+                f1(w.db_time()),
+                f0(w.elapsed()),
+                workload::round(aas)
+            ),
+            gain_pct_low: 0.0,
+            gain_pct_high: 0.0,
+            bound: "not-enough-load".into(),
+            best_option: None,
+        },
+        None => verdict(w, &plan, &rules),
+    };
     let analysis = Analysis {
         schema_version: SCHEMA_VERSION,
         database: identity(w, &all),
@@ -259,6 +283,15 @@ fn flash_cache_decision(
     t.assess(ctx).map(|c| (c.size_gb, c.sga_cost_mb))
 }
 
+/// A numeric threshold of a rule.
+fn threshold(rules: &[catalogue::RuleFile], id: &str, name: &str) -> Option<f64> {
+    rules
+        .iter()
+        .find(|r| r.id == id)
+        .and_then(|r| r.thresholds.get(name))
+        .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
+}
+
 fn verdict(w: &Workload, plan: &projection::Plan, rules: &[catalogue::RuleFile]) -> Verdict {
     if w.db_time() <= 0.0 || w.events.is_empty() {
         return Verdict {
@@ -320,6 +353,16 @@ fn verdict(w: &Workload, plan: &projection::Plan, rules: &[catalogue::RuleFile])
             range,
             best.device,
             limit
+        )
+    } else if bound == "io-share" {
+        // A real but bounded gain: say the bound once, without "cannot do
+        // much" next to a gain worth having.
+        format!(
+            "{} on {} would cut DB time per transaction by {}; I/O waits are only {}% of DB time, so that is about all flash can do here.",
+            best.title,
+            best.device,
+            range,
+            f1(io_share)
         )
     } else {
         format!(

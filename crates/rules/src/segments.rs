@@ -58,7 +58,7 @@ pub fn rank(
 ) -> Ranked {
     let mut acc: BTreeMap<(String, String, String), Acc> = BTreeMap::new();
     let mut add = |rows: &[SegmentRow], is_read: bool| {
-        for r in rows {
+        for r in rows.iter().filter(|r| movable(r)) {
             let key = (
                 r.owner.to_ascii_uppercase(),
                 r.object.to_ascii_uppercase(),
@@ -191,6 +191,45 @@ pub struct Ranked {
     pub write_share: f64,
 }
 
+/// Schemas Oracle maintains itself: their segments (the data dictionary,
+/// AWR's WRH$ tables, optimizer statistics history) are not moved with
+/// ALTER TABLE / ALTER INDEX.
+const ORACLE_SCHEMAS: &[&str] = &[
+    "SYS",
+    "SYSTEM",
+    "AUDSYS",
+    "SYSMAN",
+    "DBSNMP",
+    "OUTLN",
+    "XDB",
+    "MDSYS",
+    "CTXSYS",
+    "ORDSYS",
+    "ORDDATA",
+    "WMSYS",
+    "LBACSYS",
+    "DVSYS",
+    "OLAPSYS",
+    "OJVMSYS",
+    "GSMADMIN_INTERNAL",
+    "APPQOSSYS",
+];
+
+/// A segment a DBA can move: not owned by an Oracle-maintained schema, not
+/// in SYSTEM or SYSAUX, not a transient SYS_TEMP segment.
+pub fn movable(r: &SegmentRow) -> bool {
+    let owner = r.owner.trim().to_ascii_uppercase();
+    let ts = r.tablespace.trim().to_ascii_uppercase();
+    !ORACLE_SCHEMAS.contains(&owner.as_str())
+        && ts != "SYSTEM"
+        && ts != "SYSAUX"
+        && !r
+            .object
+            .trim()
+            .to_ascii_uppercase()
+            .starts_with("SYS_TEMP_")
+}
+
 pub fn is_index(t: &str) -> bool {
     t.to_ascii_uppercase().contains("INDEX")
 }
@@ -227,6 +266,26 @@ fn online_move(w: &Workload) -> bool {
 }
 
 fn move_sql(a: &Acc, w: &Workload) -> String {
+    let sql = move_sql_for(a, w);
+    // The AWR text report and Statspack cut Owner to 10 characters, Object
+    // Name to 20, Subobject Name to 10-12 (AWR text keeps its tail) and
+    // Obj. Type to 5 ("INDEX" for INDEX PARTITION).
+    let cut =
+        a.owner.chars().count() >= 10 || a.object.chars().count() >= 20 || a.subobject.is_some();
+    let text = matches!(
+        w.report.source.format,
+        awrflash_model::Format::AwrText | awrflash_model::Format::Statspack
+    );
+    if text && cut {
+        format!("{sql} -- the text report may have cut this name: check it in dba_segments first")
+    } else {
+        sql
+    }
+}
+
+/// Partition moves follow the move_table_partition grammar: the update
+/// index clause, then ONLINE (12.2+) last.
+fn move_sql_for(a: &Acc, w: &Workload) -> String {
     let obj = format!("{}.{}", ident(&a.owner), ident(&a.object));
     let t = a.object_type.to_ascii_uppercase();
     let ts = FLASH_TS;
@@ -249,11 +308,11 @@ fn move_sql(a: &Acc, w: &Workload) -> String {
     } else {
         match (t.contains("SUBPARTITION"), part) {
             (true, Some(p)) => format!(
-                "ALTER TABLE {obj} MOVE SUBPARTITION {p} TABLESPACE {ts}{online} UPDATE INDEXES;"
+                "ALTER TABLE {obj} MOVE SUBPARTITION {p} TABLESPACE {ts} UPDATE INDEXES{online};"
             ),
             (false, Some(p)) => {
                 format!(
-                    "ALTER TABLE {obj} MOVE PARTITION {p} TABLESPACE {ts}{online} UPDATE INDEXES;"
+                    "ALTER TABLE {obj} MOVE PARTITION {p} TABLESPACE {ts} UPDATE INDEXES{online};"
                 )
             }
             _ if online.is_empty() => format!(

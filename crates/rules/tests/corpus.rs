@@ -56,6 +56,23 @@ fn every_corpus_report_analyses_without_error_and_gives_findings() {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(!a.findings.is_empty(), "{name}: no findings");
         assert!(!a.verdict.summary.is_empty(), "{name}: empty verdict");
+        // A verdict does not promise a gain and deny it in one breath.
+        assert!(
+            !(a.verdict.summary.contains("would cut DB time")
+                && a.verdict.summary.contains("cannot do much")),
+            "{name}: {}",
+            a.verdict.summary
+        );
+        // An interval with almost no DB time gets no advice.
+        let db = a.database.db_time_s.unwrap_or(0.0);
+        let el = a.database.elapsed_s.unwrap_or(0.0);
+        if db > 0.0 && el > 0.0 && db / el < 0.01 {
+            assert_eq!(
+                a.verdict.bound, "not-enough-load",
+                "{name}: {}",
+                a.verdict.summary
+            );
+        }
         for f in &a.findings {
             for e in &f.evidence {
                 assert!(
@@ -83,6 +100,24 @@ fn every_corpus_report_analyses_without_error_and_gives_findings() {
                 p.db_time_after_high_s,
                 p.db_time_before_s
             );
+        }
+        for s in &a.segments_to_move {
+            assert!(
+                !matches!(s.owner.to_ascii_uppercase().as_str(), "SYS" | "SYSTEM")
+                    && !matches!(
+                        s.tablespace.to_ascii_uppercase().as_str(),
+                        "SYSTEM" | "SYSAUX"
+                    ),
+                "{name}: Oracle-maintained segment listed to move: {}.{}",
+                s.owner,
+                s.object
+            );
+            // Text reports cut names: their move SQL says so.
+            let text = !name.ends_with(".html") && !name.ends_with(".htm");
+            if text && (s.subobject.is_some() || s.object.len() >= 20 || s.owner.len() >= 10) {
+                let sql = s.sql.as_deref().unwrap_or("");
+                assert!(sql.contains("may have cut"), "{name}: {sql}");
+            }
         }
         let ids: Vec<&str> = a.findings.iter().map(|f| f.id.as_str()).collect();
         summary.push(format!(

@@ -243,3 +243,85 @@ fn base_interval_gets_a_verdict_ranked_options_segments_and_a_flash_cache_plan()
         a.options.first().map(|o| o.key.as_str())
     );
 }
+
+#[test]
+fn an_idle_interval_gets_not_enough_load_and_no_advice() {
+    let fx = common::load(&common::fixtures().join("rules/AF004/low_load.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    assert_eq!(a.verdict.bound, "not-enough-load", "{}", a.verdict.summary);
+    assert!(a.verdict.best_option.is_none());
+    assert_eq!(a.verdict.gain_pct_high, 0.0);
+    let f = a.findings.iter().find(|f| f.id == "AF004").unwrap();
+    assert!(f.message.starts_with("Not enough load"), "{}", f.message);
+    let advising: Vec<_> = a
+        .findings
+        .iter()
+        .filter(|f| !matches!(f.id.as_str(), "AF003" | "AF004" | "AF005"))
+        .map(|f| f.id.clone())
+        .collect();
+    assert!(
+        advising.is_empty(),
+        "rules advised on an idle interval: {advising:?}"
+    );
+    assert!(a.flash_cache.as_ref().is_none_or(|fc| !fc.recommended));
+}
+
+#[test]
+fn sub_millisecond_redo_writes_get_no_redo_storage_advice() {
+    let fx = common::load(&common::fixtures().join("rules/AF050/fast_writes.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    let redo: Vec<_> = a
+        .findings
+        .iter()
+        .filter(|f| f.id == "AF050" || f.id == "AF051")
+        .map(|f| f.message.clone())
+        .collect();
+    assert!(
+        redo.is_empty(),
+        "redo advice on 0.37 ms redo writes: {redo:?}"
+    );
+}
+
+#[test]
+fn segments_of_oracle_maintained_schemas_are_not_listed_to_move() {
+    let fx = common::load(&common::fixtures().join("rules/AF030/oracle_schemas.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    let listed: Vec<String> = a
+        .segments_to_move
+        .iter()
+        .map(|s| format!("{}.{}", s.owner, s.object))
+        .collect();
+    assert_eq!(
+        listed,
+        ["APP.ORDERS_PK", "APP.ORDERS", "APP.LINES"],
+        "{listed:?}"
+    );
+    // move_table_partition grammar: UPDATE INDEXES, then ONLINE.
+    assert_eq!(
+        a.segments_to_move[2].sql.as_deref(),
+        Some(
+            "ALTER TABLE \"APP\".\"LINES\" MOVE PARTITION \"P2024Q1\" TABLESPACE FLASH_TS UPDATE INDEXES ONLINE;"
+        )
+    );
+    for f in &a.findings {
+        if let Some(r) = &f.recommendation {
+            for sql in &r.sql {
+                assert!(!sql.contains("\"SYS\""), "{}: {sql}", f.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn reads_already_at_flash_latency_get_no_move_list() {
+    for (id, file) in [
+        ("AF030", "AF030/fast_reads.toml"),
+        ("AF031", "AF031/fast_reads.toml"),
+    ] {
+        let fx = common::load(&common::fixtures().join("rules").join(file));
+        let a = analyze(&fx.docs, &fx.opts).unwrap();
+        if let Some(f) = a.findings.iter().find(|f| f.id == id) {
+            panic!("{id} pushed a move list at 0.35 ms reads: {}", f.message);
+        }
+    }
+}

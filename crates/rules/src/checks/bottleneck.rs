@@ -153,7 +153,18 @@ impl Check for IoShareSmall {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct NotEnoughData {}
+pub struct NotEnoughData {
+    load_aas_min: f64,
+}
+
+/// Average active sessions (DB time / elapsed) when the interval carries
+/// less than `aas_min` of them: too little load for any advice.
+pub fn low_load(w: &crate::workload::Workload, aas_min: f64) -> Option<f64> {
+    let (db, el) = (w.db_time(), w.elapsed());
+    (db > 0.0 && el > 0.0)
+        .then(|| db / el)
+        .filter(|aas| *aas < aas_min)
+}
 
 impl Check for NotEnoughData {
     fn check(&self, ctx: &Ctx) -> Vec<Hit> {
@@ -161,6 +172,26 @@ impl Check for NotEnoughData {
         let r = w.report;
         let mut essential = Vec::new();
         let mut other = Vec::new();
+        if let Some(aas) = low_load(w, self.load_aas_min) {
+            return vec![
+                Hit::new(format!(
+                    "Not enough load for advice: {} s of DB time over {} s elapsed is {} average active sessions (below {}). Shares and averages from so few seconds of waits say nothing about storage; take a report of a busy interval.",
+                    f1(w.db_time()),
+                    f0(w.elapsed()),
+                    crate::workload::round(aas),
+                    self.load_aas_min
+                ))
+                .severity(Severity::Warning)
+                .ev_opt(w.db_time_s.as_ref().map(|d| d.evidence("DB time", "s")))
+                .ev_opt(w.elapsed_s.as_ref().map(|d| d.evidence("elapsed", "s")))
+                .ev(derived(
+                    "average active sessions",
+                    aas,
+                    "sessions",
+                    "DB time / elapsed",
+                )),
+            ];
+        }
         if w.db_time_s.is_none() {
             essential.push("DB time");
         }

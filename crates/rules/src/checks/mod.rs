@@ -9,6 +9,7 @@ mod redo;
 mod segments;
 mod writes;
 
+pub use bottleneck::low_load;
 pub use flashcache::{FlashCacheCandidate, flash_cache_sql};
 pub use redo::{RedoAdvice, redo_advice};
 

@@ -15,6 +15,12 @@ use crate::workload::{MULTIBLOCK, SINGLE_BLOCK, TEMP, Workload, ratio};
 pub struct HotSegments {
     read_share_pct_min: f64,
     listed_max: usize,
+    gain_pct_min: f64,
+}
+
+/// Percent of DB time the projection saves (mid of its range).
+fn saved_pct(p: &awrflash_model::Projection) -> f64 {
+    (1.0 - 0.5 * (p.response_ratio_low + p.response_ratio_high)) * 100.0
 }
 
 impl Check for HotSegments {
@@ -87,6 +93,9 @@ impl Check for HotSegments {
                 .filter_map(|s| s.sql.clone()),
         );
         let p = ctx.projection_of(&["hot-segments"]);
+        if p.as_ref().is_some_and(|p| saved_pct(p) < self.gain_pct_min) {
+            return Vec::new();
+        }
         if let Some(p) = &p
             && ratio(p.db_time_after_high_s, p.db_time_before_s) < 0.7
         {
@@ -111,6 +120,7 @@ fn io_total(r: &FileIoRow) -> f64 {
 pub struct HotTablespaces {
     read_share_pct_min: f64,
     listed_max: usize,
+    gain_pct_min: f64,
 }
 
 impl Check for HotTablespaces {
@@ -127,6 +137,13 @@ impl Check for HotTablespaces {
         }
         let total: f64 = w.report.tablespace_io.iter().filter_map(|r| r.reads).sum();
         if total <= 0.0 {
+            return Vec::new();
+        }
+        let whole = ctx.projection_of(&["whole-db"]);
+        if whole
+            .as_ref()
+            .is_some_and(|p| saved_pct(p) < self.gain_pct_min)
+        {
             return Vec::new();
         }
         let mut rows: Vec<&FileIoRow> = w.report.tablespace_io.iter().collect();
@@ -165,9 +182,7 @@ impl Check for HotTablespaces {
         }
         let sql = datafile_moves(w, &names_list);
         h = h
-            .projection(
-                ctx.projection_of(&["whole-db"]),
-            )
+            .projection(whole)
             .fix(
                 "Move the datafiles of these tablespaces to flash (online datafile move from 12c; RMAN backup as copy + switch before), or take a level 7 snapshot/AWR with segment statistics to move single segments instead.",
                 sql,
