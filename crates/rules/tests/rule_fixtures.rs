@@ -325,3 +325,24 @@ fn reads_already_at_flash_latency_get_no_move_list() {
         }
     }
 }
+
+#[test]
+fn a_write_share_at_a_few_writes_per_second_gets_no_device_class_advice() {
+    let fx = common::load(&common::fixtures().join("rules/AF090/low_rate.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    if let Some(f) = a.findings.iter().find(|f| f.id == "AF090") {
+        panic!("AF090 fired at 5 writes/s: {}", f.message);
+    }
+}
+
+#[test]
+fn large_redo_writes_at_a_low_redo_rate_are_not_heavy_load() {
+    let fx = common::load(&common::fixtures().join("rules/AF050/large_writes_light.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    let f = a.findings.iter().find(|f| f.id == "AF050").unwrap();
+    assert!(
+        f.message.contains("light to moderate") && !f.message.contains("heavy redo load ("),
+        "{}",
+        f.message
+    );
+}

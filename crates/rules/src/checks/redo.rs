@@ -39,6 +39,7 @@ pub struct RedoStorage {
     lfpw_avg_ms_min: f64,
     redo_mb_s_heavy: f64,
     avg_write_kb_heavy: f64,
+    large_write_mb_s_min: f64,
     cpu_busy_pct_heavy: f64,
     lfs_share_pct_critical: f64,
 }
@@ -115,8 +116,13 @@ impl RedoStorage {
                 why.push(format!("{} MB/s of redo", f1(mbs)));
             }
         }
+        let redo_mb_s = w
+            .redo_bytes_s
+            .as_ref()
+            .map_or(0.0, |b| b.value / 1_048_576.0);
         if let Some(k) = &w.avg_redo_write_kb
             && k.value >= self.avg_write_kb_heavy
+            && redo_mb_s >= self.large_write_mb_s_min
         {
             why.push(format!("{} KB average redo write", f1(k.value)));
         }

@@ -125,6 +125,7 @@ impl Check for FlashCacheWriteComplete {
 pub struct WriteHeavyDevice {
     write_share_pct_min: f64,
     write_latency_ms_high: f64,
+    write_iops_min: f64,
 }
 
 impl Check for WriteHeavyDevice {
@@ -138,7 +139,7 @@ impl Check for WriteHeavyDevice {
             return Vec::new();
         }
         let share = wr.value * 100.0 / total;
-        if share < self.write_share_pct_min {
+        if share < self.write_share_pct_min || wr.value < self.write_iops_min {
             return Vec::new();
         }
         let dbwr = w.background("db file parallel write");
