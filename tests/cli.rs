@@ -214,3 +214,50 @@ fn a_glob_is_expanded_by_awrflash_itself() {
     assert!(err.contains("2 inputs: 0 ok, 2 failed"), "{err}");
     assert!(err.contains("a.lst") && err.contains("b.lst") && !err.contains("c.txt"));
 }
+
+#[test]
+fn roles_group_the_iostat_devices_of_an_analysis() {
+    let root = common::root();
+    let sample = root.join("fixtures/sample/awr_19c_sample.html");
+    let capture = root.join("fixtures/iostat/sysstat12_pretty_ampm.txt");
+    let roles = root.join("fixtures/roles/dbhost01.toml");
+    let args = [
+        "analyze",
+        sample.to_str().unwrap(),
+        capture.to_str().unwrap(),
+        "--roles",
+        roles.to_str().unwrap(),
+        "--format",
+        "json",
+        "-q",
+    ];
+    let out = common::run(&args);
+    assert_eq!(common::code(&out), 0, "{}", common::stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&common::stdout(&out)).unwrap();
+    let devices = json["exhibits"]["devices"]
+        .as_array()
+        .expect("device summaries");
+    let role_of = |dev: &str| {
+        devices
+            .iter()
+            .find(|d| d["device"] == dev)
+            .map(|d| d["role"].clone())
+    };
+    assert_eq!(
+        role_of("sdb"),
+        Some(serde_json::json!("redo")),
+        "{devices:?}"
+    );
+    assert_eq!(role_of("sdc"), Some(serde_json::json!("+DATA")));
+    assert_eq!(role_of("sda"), Some(serde_json::Value::Null));
+
+    // A mapping that cannot be read is an input error naming the file.
+    let bad = [&args[..3], &["--roles", "/nonexistent/roles.toml"]].concat();
+    let out = common::run(&bad);
+    assert_eq!(common::code(&out), 2);
+    assert!(
+        common::stderr(&out).contains("roles.toml"),
+        "{}",
+        common::stderr(&out)
+    );
+}

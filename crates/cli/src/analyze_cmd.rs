@@ -34,7 +34,10 @@ struct DbResult {
 pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
     let target = target(args.output.as_deref(), args.format);
     let opts = advisor_options(&args.advisor)?;
-    let grouped = load::load_grouped(&args.inputs, ui)?;
+    let mut grouped = load::load_grouped(&args.inputs, ui)?;
+    if let Some(path) = &args.advisor.roles {
+        apply_roles(&mut grouped.aux, path)?;
+    }
     if let (Target::File(path, _), true) = (&target, grouped.groups.len() > 1) {
         bail!(
             "the inputs hold {} databases ({}); write one file per database with -o {}/",
@@ -61,6 +64,19 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
     }
     write_output(&target, &results, ui)?;
     Ok(exit_for_findings(&results, args.fail_on))
+}
+
+/// Tags the devices of every iostat/sar capture with the user's roles.
+fn apply_roles(aux: &mut [Document], path: &Path) -> Result<()> {
+    let mapping = fs::read_to_string(path)
+        .with_context(|| format!("{}: cannot read the device roles", path.display()))?;
+    let shown = path.display().to_string();
+    for doc in aux {
+        if let Document::Iostat(capture) = doc {
+            awrflash_parse::iostat::apply_roles(capture, &shown, &mapping)?;
+        }
+    }
+    Ok(())
 }
 
 fn advisor_options(a: &AdvisorArgs) -> Result<awrflash_rules::Options> {

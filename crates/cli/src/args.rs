@@ -140,6 +140,11 @@ pub struct AdvisorArgs {
     /// Extra device profiles from a TOML file (same layout as rules/devices.toml).
     #[arg(long, value_name = "FILE.toml")]
     pub devices: Option<PathBuf>,
+
+    /// Device roles for iostat/sar captures: a TOML (`sdb = "redo"`) or CSV
+    /// (`device,role`) mapping; device summaries are then grouped by role.
+    #[arg(long, value_name = "FILE")]
+    pub roles: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

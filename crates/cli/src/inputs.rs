@@ -12,8 +12,9 @@ use std::sync::Arc;
 use zip::ZipArchive;
 
 /// Decompressed inputs larger than this are refused (a corrupt or hostile
-/// archive must not exhaust memory); the largest real AWR reports are tens of MB.
-const MAX_INPUT_BYTES: u64 = 1 << 30;
+/// archive must not exhaust memory); the largest real AWR reports are tens of
+/// MB. The parsers refuse anything larger anyway, so reading stops there.
+const MAX_INPUT_BYTES: u64 = awrflash_parse::limits::DEFAULT_MAX_INPUT_BYTES;
 
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 

@@ -18,7 +18,12 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     if let Some(rest) = bytes.strip_prefix(&[0xFE, 0xFF]) {
         return Cow::Owned(utf16(rest, u16::from_be_bytes));
     }
-    String::from_utf8_lossy(bytes)
+    // Valid UTF-8 (most reports) is checked by the fast validator; only a
+    // file with invalid sequences pays for the lossy pass.
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 fn utf16(bytes: &[u8], f: fn([u8; 2]) -> u16) -> String {
