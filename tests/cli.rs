@@ -261,3 +261,30 @@ fn roles_group_the_iostat_devices_of_an_analysis() {
         common::stderr(&out)
     );
 }
+
+#[test]
+fn a_begin_and_an_end_sysstat_file_are_judged_by_their_deltas() {
+    let root = common::root();
+    let file = |p: &str| root.join(p).to_str().unwrap().to_string();
+    let hits = |args: &[String]| {
+        let out = common::awrflash().args(args).output().unwrap();
+        assert_eq!(common::code(&out), 0, "{}", common::stderr(&out));
+        let json: serde_json::Value = serde_json::from_str(&common::stdout(&out)).unwrap();
+        json["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["id"] == "AF071")
+            .flat_map(|f| f["evidence"].as_array().unwrap().clone())
+            .find(|e| e["label"] == "physical read flash cache hits")
+            .map(|e| e["value"].as_f64().unwrap())
+    };
+    let mut args: Vec<String> = ["analyze", "--format", "json", "-q"]
+        .map(String::from)
+        .to_vec();
+    args.push(file("fixtures/sample/awr_19c_sample.html"));
+    args.push(file("fixtures/sysstat/begin.csv"));
+    args.push(file("fixtures/sysstat/end.csv"));
+    // end.csv minus begin.csv: 7,980,112 - 6,021,774 hits.
+    assert_eq!(hits(&args), Some(1_958_338.0));
+}

@@ -38,6 +38,7 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
     if let Some(path) = &args.advisor.roles {
         apply_roles(&mut grouped.aux, path)?;
     }
+    pair_sysstat_files(&mut grouped.aux);
     if let (Target::File(path, _), true) = (&target, grouped.groups.len() > 1) {
         bail!(
             "the inputs hold {} databases ({}); write one file per database with -o {}/",
@@ -64,6 +65,38 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
     }
     write_output(&target, &results, ui)?;
     Ok(exit_for_findings(&results, args.fail_on))
+}
+
+/// Two `v$sysstat` files of one capture each are a begin/end pair: they
+/// become one spool with deltas (begin is the one given first, or the one
+/// with the earlier capture time when both print one).
+fn pair_sysstat_files(aux: &mut Vec<Document>) {
+    let single: Vec<usize> = aux
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| match d {
+            Document::Sysstat(s) if s.captures.len() == 1 && s.deltas.is_empty() => Some(i),
+            _ => None,
+        })
+        .collect();
+    let [a, b] = single.as_slice() else {
+        return;
+    };
+    let (Some(Document::Sysstat(first)), Some(Document::Sysstat(second))) =
+        (aux.get(*a), aux.get(*b))
+    else {
+        return;
+    };
+    let time = |s: &awrflash_model::SysstatSpool| s.captures.first().and_then(|c| c.time.clone());
+    let (begin, end) = match (time(first), time(second)) {
+        (Some(t1), Some(t2)) if t2 < t1 => (second, first),
+        _ => (first, second),
+    };
+    let paired = awrflash_parse::sysstat::pair(begin, end);
+    aux.remove(*b);
+    if let Some(slot) = aux.get_mut(*a) {
+        *slot = Document::Sysstat(Box::new(paired));
+    }
 }
 
 /// Tags the devices of every iostat/sar capture with the user's roles.
