@@ -349,7 +349,7 @@ fn verdict(w: &Workload, plan: &projection::Plan, rules: &[catalogue::RuleFile])
     let summary = if hi < 5.0 {
         format!(
             "Flash would change little: the best option ({}) cuts DB time per transaction by {} on {}.{}",
-            best.title.to_lowercase(),
+            lower_first(&best.title),
             range,
             best.device,
             limit
@@ -569,4 +569,33 @@ pub fn devices(opts: &Options) -> Result<Vec<DeviceSpec>, RulesError> {
         .iter()
         .map(devices::DeviceProfile::spec)
         .collect())
+}
+
+/// A title inside a sentence: its first letter in lower case, the rest
+/// (`KB`, segment names) as written; a title that starts with an acronym
+/// (`TEMP`, `UNDO`) keeps it.
+fn lower_first(title: &str) -> String {
+    let acronym = title.split_whitespace().next().is_some_and(|w| {
+        w.chars().filter(|c| c.is_alphabetic()).count() > 1 && w == w.to_uppercase()
+    });
+    let mut chars = title.chars();
+    match chars.next() {
+        Some(first) if !acronym => first.to_lowercase().chain(chars).collect(),
+        _ => title.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lower_first;
+
+    #[test]
+    fn a_title_in_a_sentence_keeps_its_units_and_names() {
+        assert_eq!(
+            lower_first("Move the online redo logs to flash (4 KB redo block size)"),
+            "move the online redo logs to flash (4 KB redo block size)"
+        );
+        assert_eq!(lower_first("TEMP to flash"), "TEMP to flash");
+        assert_eq!(lower_first(""), "");
+    }
 }
