@@ -499,6 +499,25 @@ impl<'a> Doc<'a> {
 
     /// Every table row (blank lines included) of the sections titled
     /// `title`: the first run of such sections and its page-header repeats.
+    /// Rows of a `Label:   value value` table (Load Profile, IO Profile):
+    /// each with its label and the offset where its values start, up to the
+    /// first blank line after a labelled row.
+    pub fn labelled_rows<'s>(&'s self, title: &str) -> Vec<(Row<'s, 'a>, &'a str, usize)> {
+        let mut out = Vec::new();
+        for row in self.rows(title) {
+            if row.line.is_blank() {
+                if out.is_empty() {
+                    continue;
+                }
+                break;
+            }
+            if let Some((name, off)) = label(row.line.text) {
+                out.push((row, name, off));
+            }
+        }
+        out
+    }
+
     pub fn rows<'s>(&'s self, title: &str) -> Vec<Row<'s, 'a>> {
         let mut out = Vec::new();
         let mut started = false;

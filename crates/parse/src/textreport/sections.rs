@@ -235,17 +235,8 @@ fn cache_sizes(doc: &Doc<'_>, ctx: &mut Ctx) -> CacheSizes {
 
 fn load_profile(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<LoadProfileRow> {
     let mut out = Vec::new();
-    for row in doc.rows("Load Profile") {
+    for (row, name, off) in doc.labelled_rows("Load Profile") {
         let l = row.line;
-        if l.is_blank() {
-            if out.is_empty() {
-                continue;
-            }
-            break;
-        }
-        let Some((name, off)) = label(l.text) else {
-            continue;
-        };
         let c = cells_from(l.text, &row.rule.spans, off);
         let col = |p: &str| row.rule.col(|n| n.contains(p));
         let t = row.section.title;
@@ -598,17 +589,8 @@ fn instance_cpu(doc: &Doc<'_>, ctx: &mut Ctx) -> Option<InstanceCpu> {
 
 fn io_profile(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<IoProfileRow> {
     let mut out = Vec::new();
-    for row in doc.rows("IO Profile") {
+    for (row, name, off) in doc.labelled_rows("IO Profile") {
         let l = row.line;
-        if l.is_blank() {
-            if out.is_empty() {
-                continue;
-            }
-            break;
-        }
-        let Some((name, off)) = label(l.text) else {
-            continue;
-        };
         let c = cells_from(l.text, &row.rule.spans, off);
         let t = row.section.title;
         out.push(IoProfileRow {
