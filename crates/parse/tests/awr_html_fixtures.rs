@@ -27,10 +27,30 @@ fn fixture(rel: &str) -> (String, Vec<u8>) {
 
 fn report(rel: &str) -> DbReport {
     let (name, bytes) = fixture(rel);
-    match awrflash_parse::parse_bytes(&name, &bytes).unwrap() {
+    report_of(&name, &bytes)
+}
+
+fn report_of(name: &str, bytes: &[u8]) -> DbReport {
+    match awrflash_parse::parse_bytes(name, bytes).unwrap() {
         Document::Report(r) => *r,
-        _ => unreachable!("{rel} is not a report"),
+        _ => unreachable!("{name} is not a report"),
     }
+}
+
+/// The README sample cut after its first `lines` lines, as a transfer that
+/// stopped early leaves it.
+fn sample_cut(lines: usize) -> (String, Vec<u8>) {
+    let (_, bytes) = fixture("sample/awr_19c_sample.html");
+    let end = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(lines - 1)
+        .map_or(bytes.len(), |(i, _)| i + 1);
+    (
+        format!("sample/awr_19c_sample.html#cut-{lines}"),
+        bytes[..end].to_vec(),
+    )
 }
 
 #[test]
@@ -204,18 +224,21 @@ fn ash_report_is_refused_by_name() {
 
 #[test]
 fn report_cut_before_its_header_is_an_error_naming_the_file() {
-    let e = parse_error("awr-html/broken/cut_before_header.html");
+    // Line 14 is the last line before the DB Name table.
+    let (name, bytes) = sample_cut(14);
+    let e = match awrflash_parse::parse_bytes(&name, &bytes) {
+        Err(e) => e,
+        Ok(d) => panic!("{name} parsed: {:?}", d.source()),
+    };
     assert!(matches!(e, ParseError::Malformed { .. }), "{e}");
-    assert!(
-        e.to_string()
-            .starts_with("awr-html/broken/cut_before_header.html:"),
-        "{e}"
-    );
+    assert!(e.to_string().starts_with(&format!("{name}:")), "{e}");
 }
 
 #[test]
 fn report_cut_in_the_middle_of_a_table_keeps_what_it_read_and_warns() {
-    let r = report("awr-html/broken/cut_mid_table.html");
+    // Line 183 is a row inside Foreground Wait Events.
+    let (name, bytes) = sample_cut(183);
+    let r = report_of(&name, &bytes);
     assert_eq!(r.header.db_name.as_deref(), Some("SAMPLEDB"));
     assert_eq!(r.top_events.len(), 10);
     assert!(!r.wait_events.foreground.is_empty());
