@@ -12,6 +12,7 @@
 pub mod analysis;
 pub mod capture;
 pub mod report;
+pub mod stats;
 
 pub use analysis::*;
 pub use capture::*;
