@@ -30,8 +30,8 @@ use awrflash_model::{
 use crate::devices::{DeviceProfile, IoKind};
 use crate::segments::Ranked;
 use crate::util::{f1, f2};
-use crate::workload::{
-    Ev, FLASH_CACHE_READS, MULTIBLOCK, SINGLE_BLOCK, TEMP, Workload, ratio, round,
+use awrflash_facts::{
+    Ev, FLASH_CACHE_READS, IntervalFacts, MULTIBLOCK, SINGLE_BLOCK, TEMP, ratio, round,
 };
 
 /// Throughput gain OLTP kept at CPU saturation (000 Table 6.2: 33,006 vs
@@ -90,7 +90,7 @@ struct Affected<'e> {
     mode: Mode,
 }
 
-pub fn plan(w: &Workload, dev: &DeviceProfile, ranked: Ranked, opts: &crate::Options) -> Plan {
+pub fn plan(w: &IntervalFacts, dev: &DeviceProfile, ranked: Ranked, opts: &crate::Options) -> Plan {
     let breakdown = w.breakdown();
     let caps = caps(w, opts);
     let oltp = breakdown.single_block_read_s >= breakdown.multiblock_read_s
@@ -297,7 +297,7 @@ pub fn mid_gain(o: &OptionProjection) -> f64 {
     1.0 - 0.5 * (o.projection.response_ratio_low + o.projection.response_ratio_high)
 }
 
-fn caps(w: &Workload, opts: &crate::Options) -> Caps {
+fn caps(w: &IntervalFacts, opts: &crate::Options) -> Caps {
     let mut c = Caps {
         cpus: w.cpus(),
         ..Caps::default()
@@ -318,7 +318,7 @@ fn caps(w: &Workload, opts: &crate::Options) -> Caps {
     c
 }
 
-fn new_latency(w: &Workload, dev: &DeviceProfile, a: &Affected) -> (f64, f64) {
+fn new_latency(w: &IntervalFacts, dev: &DeviceProfile, a: &Affected) -> (f64, f64) {
     let el = w.elapsed();
     let cur = a.ev.avg_ms;
     let rate = if el > 0.0 {
@@ -395,7 +395,7 @@ fn sub(b: &mut DbTimeBreakdown, comp: &str, s: f64) {
 }
 
 fn option(
-    w: &Workload,
+    w: &IntervalFacts,
     dev: &DeviceProfile,
     p: &Plan,
     key: &str,
@@ -447,7 +447,7 @@ fn option(
 /// Turns saved seconds into DB time and response ratios, applying the
 /// bottleneck caps and the CPU queueing charge.
 fn finish(
-    w: &Workload,
+    w: &IntervalFacts,
     p: &Plan,
     saved_lo: f64,
     saved_hi: f64,
@@ -596,7 +596,7 @@ fn linfit(x: &[f64], y: &[f64]) -> Option<(f64, f64, f64)> {
 
 /// The flash cache curve and one option per size multiple.
 fn flash_cache(
-    w: &Workload,
+    w: &IntervalFacts,
     dev: &DeviceProfile,
     p: &Plan,
 ) -> (Option<FlashCachePlan>, Vec<OptionProjection>) {
@@ -740,6 +740,6 @@ fn flash_cache(
 }
 
 /// Source of the breakdown's DB time, for evidence.
-pub fn db_time_src(w: &Workload) -> Option<EvidenceSrc> {
+pub fn db_time_src(w: &IntervalFacts) -> Option<EvidenceSrc> {
     w.db_time_s.as_ref().and_then(|n| n.src.clone())
 }

@@ -2,9 +2,9 @@
 
 use awrflash_model::SnapshotPoint;
 
-use crate::workload::{Workload, round};
+use awrflash_facts::{IntervalFacts, round};
 
-pub fn points(all: &[Workload]) -> Vec<SnapshotPoint> {
+pub fn points(all: &[IntervalFacts]) -> Vec<SnapshotPoint> {
     if all.len() < 2 {
         return Vec::new();
     }
@@ -12,7 +12,7 @@ pub fn points(all: &[Workload]) -> Vec<SnapshotPoint> {
         .iter()
         .map(|w| {
             let h = &w.report.header;
-            let val = |n: &Option<crate::workload::Num>| n.as_ref().map_or(0.0, |x| round(x.value));
+            let val = |n: &Option<awrflash_facts::Num>| n.as_ref().map_or(0.0, |x| round(x.value));
             SnapshotPoint {
                 begin_time: h.begin_time.clone(),
                 end_time: h.end_time.clone(),

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::{Check, Ctx, Hit, derived};
 use crate::util::{f0, f1};
-use crate::workload::{MULTIBLOCK, ratio};
+use awrflash_facts::{MULTIBLOCK, ratio};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -159,7 +159,7 @@ pub struct NotEnoughData {
 
 /// Average active sessions (DB time / elapsed) when the interval carries
 /// less than `aas_min` of them: too little load for any advice.
-pub fn low_load(w: &crate::workload::Workload, aas_min: f64) -> Option<f64> {
+pub fn low_load(w: &awrflash_facts::IntervalFacts, aas_min: f64) -> Option<f64> {
     let (db, el) = (w.db_time(), w.elapsed());
     (db > 0.0 && el > 0.0)
         .then(|| db / el)
@@ -178,7 +178,7 @@ impl Check for NotEnoughData {
                     "Not enough load for advice: {} s of DB time over {} s elapsed is {} average active sessions (below {}). Shares and averages from so few seconds of waits say nothing about storage; take a report of a busy interval.",
                     f1(w.db_time()),
                     f0(w.elapsed()),
-                    crate::workload::round(aas),
+                    awrflash_facts::round(aas),
                     self.load_aas_min
                 ))
                 .severity(Severity::Warning)
