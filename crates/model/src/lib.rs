@@ -11,11 +11,13 @@
 
 pub mod analysis;
 pub mod capture;
+pub mod comparison;
 pub mod report;
 pub mod stats;
 
 pub use analysis::*;
 pub use capture::*;
+pub use comparison::*;
 pub use report::*;
 
 use serde::{Deserialize, Serialize};
