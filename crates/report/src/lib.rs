@@ -10,6 +10,7 @@
 //! ordering, fixed float formatting. Text from the inputs (SQL, object,
 //! module and host names) is escaped for each medium.
 
+pub mod compare;
 mod fmt;
 mod html;
 mod markdown;

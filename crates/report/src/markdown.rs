@@ -35,7 +35,7 @@ pub fn md(s: &str) -> String {
 
 /// Escapes text that starts a paragraph: also what would open a block there
 /// (`-`, `+`, `#`, `=`, `1.`, `1)`).
-fn para(s: &str) -> String {
+pub(crate) fn para(s: &str) -> String {
     let e = md(s.trim_start());
     let digits = e.chars().take_while(char::is_ascii_digit).count();
     let after = e.chars().nth(digits);
@@ -74,7 +74,7 @@ fn fenced(out: &mut String, lang: &str, code: &str) {
 }
 
 /// A GFM table.
-fn table(out: &mut String, t: &Table) {
+pub(crate) fn table(out: &mut String, t: &Table) {
     let _ = writeln!(out, "| {} |", t.headers.join(" | "));
     let seps: Vec<&str> = t
         .right

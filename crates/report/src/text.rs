@@ -15,12 +15,12 @@ use crate::view::{self, SrcView, View};
 pub const WIDTH: usize = 100;
 const INDENT: &str = "  ";
 
-struct Style {
-    color: bool,
+pub(crate) struct Style {
+    pub(crate) color: bool,
 }
 
 impl Style {
-    fn paint(&self, code: &str, s: &str) -> String {
+    pub(crate) fn paint(&self, code: &str, s: &str) -> String {
         if self.color {
             format!("\x1b[{code}m{s}\x1b[0m")
         } else {
@@ -184,7 +184,7 @@ fn wrap_sql(sql: &str, w: usize) -> Vec<String> {
 
 /// A text table: widths from the content, the widest columns cut until it
 /// fits in `WIDTH - indent`.
-fn table(o: &mut String, indent: &str, t: &Table) {
+pub(crate) fn table(o: &mut String, indent: &str, t: &Table) {
     let rows: Vec<Vec<String>> = t
         .rows
         .iter()
@@ -270,7 +270,7 @@ fn note(src: &Option<SrcView>) -> String {
         .map_or(String::new(), |s| format!(" [{}]", s.n))
 }
 
-fn para(o: &mut String, indent: &str, s: &str) {
+pub(crate) fn para(o: &mut String, indent: &str, s: &str) {
     for l in wrap(&clean(s), WIDTH.saturating_sub(width(indent))) {
         let _ = writeln!(o, "{indent}{l}");
     }
@@ -295,7 +295,7 @@ fn steps(s: &[view::StepView]) -> Table {
     t
 }
 
-fn section(o: &mut String, st: &Style, title: &str) {
+pub(crate) fn section(o: &mut String, st: &Style, title: &str) {
     let _ = writeln!(o, "\n{}", st.heading(title));
 }
 

@@ -29,16 +29,16 @@ pub struct Footnote {
 
 /// Assigns footnote numbers to sources, one number per distinct source.
 #[derive(Default)]
-struct Notes {
+pub(crate) struct Notes {
     seen: BTreeMap<(String, String, u32), usize>,
-    list: Vec<Footnote>,
+    pub(crate) list: Vec<Footnote>,
     /// The file exhibit rows come from when the analysis read one report
     /// only (their `SourceRef` carries section and line, not the file).
     single_report: String,
 }
 
 impl Notes {
-    fn add(&mut self, path: &str, section: &str, line: u32) -> SrcView {
+    pub(crate) fn add(&mut self, path: &str, section: &str, line: u32) -> SrcView {
         let key = (path.to_string(), section.to_string(), line);
         let text = src_text(path, section, line);
         if let Some(n) = self.seen.get(&key) {
