@@ -17,7 +17,7 @@ use crate::ui::Ui;
 
 /// Where the reports go.
 #[derive(Debug, Clone, PartialEq)]
-enum Target {
+pub(crate) enum Target {
     Stdout(OutFormat),
     File(PathBuf, OutFormat),
     Dir(PathBuf, OutFormat),
@@ -70,7 +70,7 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
 /// Two `v$sysstat` files of one capture each are a begin/end pair: they
 /// become one spool with deltas (begin is the one given first, or the one
 /// with the earlier capture time when both print one).
-fn pair_sysstat_files(aux: &mut Vec<Document>) {
+pub(crate) fn pair_sysstat_files(aux: &mut Vec<Document>) {
     let single: Vec<usize> = aux
         .iter()
         .enumerate()
@@ -100,7 +100,7 @@ fn pair_sysstat_files(aux: &mut Vec<Document>) {
 }
 
 /// Tags the devices of every iostat/sar capture with the user's roles.
-fn apply_roles(aux: &mut [Document], path: &Path) -> Result<()> {
+pub(crate) fn apply_roles(aux: &mut [Document], path: &Path) -> Result<()> {
     let mapping = fs::read_to_string(path)
         .with_context(|| format!("{}: cannot read the device roles", path.display()))?;
     let shown = path.display().to_string();
@@ -112,7 +112,7 @@ fn apply_roles(aux: &mut [Document], path: &Path) -> Result<()> {
     Ok(())
 }
 
-fn advisor_options(a: &AdvisorArgs) -> Result<awrflash_rules::Options> {
+pub(crate) fn advisor_options(a: &AdvisorArgs) -> Result<awrflash_rules::Options> {
     let devices_toml = match &a.devices {
         Some(p) => Some(
             fs::read_to_string(p)
@@ -130,7 +130,7 @@ fn advisor_options(a: &AdvisorArgs) -> Result<awrflash_rules::Options> {
 
 /// `-o` and `--format` to a target: a trailing `/` or an existing directory
 /// is a directory; a file's format comes from its extension unless given.
-fn target(output: Option<&Path>, format: Option<OutFormat>) -> Target {
+pub(crate) fn target(output: Option<&Path>, format: Option<OutFormat>) -> Target {
     let Some(path) = output else {
         return Target::Stdout(format.unwrap_or(OutFormat::Text));
     };
@@ -327,7 +327,7 @@ fn file_names(results: &[DbResult], format: OutFormat) -> Vec<String> {
         .collect()
 }
 
-fn write_file(path: &Path, text: &str) -> Result<()> {
+pub(crate) fn write_file(path: &Path, text: &str) -> Result<()> {
     fs::write(path, text).with_context(|| format!("{}: cannot write", path.display()))
 }
 

@@ -63,6 +63,9 @@ pub enum Command {
     /// Analyse reports and captures: verdict, findings, options, segments to move.
     #[command(after_help = ANALYZE_HELP)]
     Analyze(AnalyzeArgs),
+    /// Compare a before and an after window of the same database: what changed, and the projection next to the result.
+    #[command(after_help = COMPARE_HELP)]
+    Compare(CompareArgs),
     /// Write the parsed inputs as tidy tables (CSV or Parquet), one file per table.
     #[command(after_help = "Example:\n  awrflash extract week.zip --out tables/ --to parquet")]
     Extract(ExtractArgs),
@@ -145,6 +148,48 @@ pub struct AdvisorArgs {
     /// (`device,role`) mapping; device summaries are then grouped by role.
     #[arg(long, value_name = "FILE")]
     pub roles: Option<PathBuf>,
+}
+
+const COMPARE_HELP: &str = "\
+Reports are matched by database (DBID and instance, as analyze groups them); a pair of \
+different databases is refused. With several intervals a side, the hours of day both sides \
+cover are compared (--window), and the choice is stated.
+
+Examples:
+  awrflash compare --before jan/ --after feb/ -o compare.html
+  awrflash compare --before awrrpt_1_100_101.html --after awrrpt_1_900_901.html --format json";
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Reports of the window before the change (files, directories, globs, .gz, .zip).
+    #[arg(long, required = true, num_args = 1.., value_name = "INPUT")]
+    pub before: Vec<PathBuf>,
+
+    /// Reports of the window after the change.
+    #[arg(long, required = true, num_args = 1.., value_name = "INPUT")]
+    pub after: Vec<PathBuf>,
+
+    /// Write to FILE (one database) or DIR/ (one file per database).
+    #[arg(long, short = 'o', value_name = "FILE|DIR/")]
+    pub output: Option<PathBuf>,
+
+    /// Output format [default: text on stdout; from the -o extension; html for a directory].
+    #[arg(long, short = 'f', value_enum, value_name = "FORMAT")]
+    pub format: Option<OutFormat>,
+
+    /// Which intervals to compare: auto (same hours of day when the sides share some), whole, same-hours.
+    #[arg(long, value_enum, default_value_t = WindowArg::Auto, value_name = "WHICH")]
+    pub window: WindowArg,
+
+    #[command(flatten)]
+    pub advisor: AdvisorArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WindowArg {
+    Auto,
+    Whole,
+    SameHours,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

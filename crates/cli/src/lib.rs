@@ -7,6 +7,7 @@
 mod analyze_cmd;
 mod args;
 mod catalog_cmd;
+mod compare_cmd;
 mod extract_cmd;
 mod gen_cmd;
 mod inputs;
@@ -45,6 +46,7 @@ pub fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Analyze(args) => analyze_cmd::run(args, &ui),
         Command::Extract(args) => extract_cmd::run(args, &ui),
+        Command::Compare(args) => compare_cmd::run(args, &ui),
         Command::Rules(args) => catalog_cmd::rules(args),
         Command::Devices(args) => catalog_cmd::devices(args),
         Command::Parse(args) => parse_cmd::run(args, &ui),
