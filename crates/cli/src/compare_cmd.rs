@@ -70,15 +70,6 @@ pub fn run(args: &CompareArgs, ui: &Ui) -> Result<u8> {
     }
     let mut results = Vec::new();
     for (key, b, a) in &paired.pairs {
-        let reports = |g: &DbGroup| -> Vec<&awrflash_model::DbReport> {
-            g.reports
-                .iter()
-                .filter_map(|d| match d {
-                    Document::Report(r) => Some(r.as_ref()),
-                    _ => None,
-                })
-                .collect()
-        };
         let c = awrflash_compare::compare(
             &Side {
                 reports: reports(b),
@@ -117,6 +108,17 @@ fn side(inputs: &[std::path::PathBuf], name: &str, args: &CompareArgs, ui: &Ui) 
     }
     pair_sysstat_files(&mut g.aux);
     Ok(g)
+}
+
+/// The reports of a database group.
+fn reports(g: &DbGroup) -> Vec<&awrflash_model::DbReport> {
+    g.reports
+        .iter()
+        .filter_map(|d| match d {
+            Document::Report(r) => Some(r.as_ref()),
+            _ => None,
+        })
+        .collect()
 }
 
 fn render(c: &Comparison, format: OutFormat, color: bool) -> String {
