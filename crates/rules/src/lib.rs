@@ -123,7 +123,15 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
     } else {
         reports.iter().map(|r| IntervalFacts::new(r)).collect()
     };
-    let primary = peak_index(&all);
+    // Time order, so an index into `all` is an index into `Analysis.series`.
+    all.sort_by(|a, b| {
+        let (ha, hb) = (&a.report.header, &b.report.header);
+        ha.begin_time
+            .cmp(&hb.begin_time)
+            .then(ha.begin_snap.cmp(&hb.begin_snap))
+            .then(a.path.cmp(&b.path))
+    });
+    let primary = awrflash_facts::peak_interval(&all).unwrap_or(0);
     if let Some(w) = all.get_mut(primary) {
         w.fill_from_iostat(&iostat);
     }
@@ -205,16 +213,15 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         segments_to_move: plan.ranked.list.clone(),
         flash_cache: plan.flash_cache.clone(),
         series: series::points(&all),
+        peak_interval: (all.len() > 1).then_some(primary),
+        trend: if all.len() > 1 {
+            awrflash_facts::trend(&all)
+        } else {
+            Vec::new()
+        },
         exhibits: exhibits(w, &plan, &iostat),
     };
     Ok(analysis)
-}
-
-/// The report interval with the highest load (DB time per second); the
-/// first on ties.
-fn peak_index(all: &[IntervalFacts]) -> usize {
-    awrflash_model::stats::peak_index(all.iter().map(|w| w.per_second(w.db_time_s.as_ref())))
-        .unwrap_or(0)
 }
 
 fn flash_cache_decision(
