@@ -73,6 +73,10 @@ pub struct RuleFile {
     pub derivation: BTreeMap<String, String>,
     pub doc: RuleDoc,
     pub citations: Vec<RuleCitation>,
+    /// Reports on an idle interval too (the rules that say why there is no
+    /// advice); the others are left out when the load gate closes.
+    #[serde(default)]
+    pub on_idle: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -112,6 +116,33 @@ impl RuleFile {
     pub fn citations(&self) -> Vec<Citation> {
         self.citations.iter().map(RuleCitation::to_model).collect()
     }
+}
+
+/// The catalogue, parsed once per process.
+pub fn rules() -> Result<&'static [RuleFile], RulesError> {
+    static RULES: std::sync::OnceLock<Result<Vec<RuleFile>, String>> = std::sync::OnceLock::new();
+    RULES
+        .get_or_init(|| load().map_err(|e| e.to_string()))
+        .as_deref()
+        .map_err(|e| RulesError::Config(e.clone()))
+}
+
+/// A rule of the catalogue by id.
+pub fn rule(id: &str) -> Result<&'static RuleFile, RulesError> {
+    rules()?
+        .iter()
+        .find(|r| r.id == id)
+        .ok_or_else(|| RulesError::Config(format!("rule {id} is not in the catalogue")))
+}
+
+/// A numeric threshold of a rule; an error when the rule or the threshold
+/// is missing (no default stands in for the catalogue).
+pub fn threshold(id: &str, name: &str) -> Result<f64, RulesError> {
+    rule(id)?
+        .thresholds
+        .get(name)
+        .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
+        .ok_or_else(|| RulesError::Config(format!("rules/{id}.toml has no threshold {name}")))
 }
 
 /// Parses every rule file; ids must match the file names.

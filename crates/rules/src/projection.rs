@@ -67,6 +67,18 @@ pub struct Plan {
     pub caps: Caps,
     pub oltp: bool,
     pub device: String,
+    /// The flash cache size the plan puts forward (AF070's assessment),
+    /// `None` when no flash cache is recommended.
+    pub flash_cache_pick: Option<FlashCachePick>,
+}
+
+/// A recommended flash cache: its size, the SGA its headers take and the
+/// option key of that size.
+#[derive(Debug, Clone, Default)]
+pub struct FlashCachePick {
+    pub size_gb: f64,
+    pub sga_cost_mb: f64,
+    pub key: String,
 }
 
 /// How an affected wait changes.
@@ -103,6 +115,7 @@ pub fn plan(w: &IntervalFacts, dev: &DeviceProfile, ranked: Ranked, opts: &crate
         caps,
         oltp,
         device: dev.name.clone(),
+        flash_cache_pick: None,
     };
     if w.db_time() <= 0.0 || w.events.is_empty() {
         return p;
