@@ -245,7 +245,7 @@ fn wait_figures(s: WaitSum) -> WaitFigures {
         waits_per_s: round(s.waits_per_s),
         avg_ms: round(s.avg_ms),
         time_s: round(s.time_s),
-        pct_db_time: round(s.pct_db_time),
+        pct_db_time: s.pct_db_time.map(round),
         src: s.src,
     }
 }

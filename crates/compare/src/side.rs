@@ -20,7 +20,8 @@ pub struct WaitSum {
     pub waits: f64,
     pub time_s: f64,
     pub avg_ms: f64,
-    pub pct_db_time: f64,
+    /// `None` for a background event.
+    pub pct_db_time: Option<f64>,
     pub waits_per_s: f64,
     pub src: Vec<EvidenceSrc>,
 }
@@ -110,13 +111,17 @@ impl<'a> SideFacts<'a> {
 
     /// A wait event (foreground, else background) over the window.
     pub fn wait(&self, name: &str) -> Option<WaitSum> {
+        let mut background = false;
         let evs: Vec<(awrflash_facts::Ev, f64, f64)> = self
             .intervals
             .iter()
             .filter_map(|w| {
                 w.event(name)
                     .cloned()
-                    .or_else(|| w.background(name))
+                    .or_else(|| {
+                        background = true;
+                        w.background(name)
+                    })
                     .map(|e| (e, w.db_time(), w.elapsed()))
             })
             .collect();
@@ -133,8 +138,12 @@ impl<'a> SideFacts<'a> {
             // waits when every interval counts its waits.
             avg_ms: window_mean(evs.iter().map(|e| (Some(e.0.avg_ms), e.0.waits)))
                 .unwrap_or(evs.first().map_or(0.0, |e| e.0.avg_ms)),
-            pct_db_time: window_mean(evs.iter().map(|e| (Some(e.0.pct_db_time), e.1)))
-                .unwrap_or(0.0),
+            // A background event's percentage is of background time.
+            pct_db_time: if background {
+                None
+            } else {
+                window_mean(evs.iter().map(|e| (Some(e.0.pct_db_time), e.1)))
+            },
             waits_per_s: if elapsed > 0.0 { waits / elapsed } else { 0.0 },
             src: {
                 let mut v: Vec<EvidenceSrc> = evs.iter().map(|e| e.0.src.clone()).collect();

@@ -105,7 +105,8 @@ pub struct WaitFigures {
     pub waits_per_s: f64,
     pub avg_ms: f64,
     pub time_s: f64,
-    pub pct_db_time: f64,
+    /// Share of DB time; `null` for a background event (not DB time).
+    pub pct_db_time: Option<f64>,
     pub src: Vec<EvidenceSrc>,
 }
 

@@ -14,7 +14,7 @@ struct Chart {
 }
 
 #[derive(Template)]
-#[template(path = "compare.html", config = "../../askama.toml")]
+#[template(path = "compare.html", config = "askama.toml")]
 struct ComparePage<'a> {
     v: &'a CompareView,
     breakdown: Option<String>,

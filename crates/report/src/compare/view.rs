@@ -12,10 +12,6 @@ use crate::view::{Footnote, Notes};
 /// and how many more rows it rests on.
 fn cell(text: String, src: &[EvidenceSrc], notes: &mut Notes) -> Cell {
     let first = src.first().map(|s| notes.add(&s.path, &s.section, s.line));
-    let text = match src.len() {
-        0 | 1 => text,
-        n => format!("{text} (+{} rows)", n - 1),
-    };
     Cell {
         text,
         src: first,
@@ -186,11 +182,13 @@ pub fn build(c: &Comparison) -> CompareView {
             )
         };
         let get = |f: &Option<awrflash_model::WaitFigures>,
-                   g: fn(&awrflash_model::WaitFigures) -> f64,
+                   g: fn(&awrflash_model::WaitFigures) -> Option<f64>,
                    u: &str| {
             Cell::from(
                 f.as_ref()
-                    .map_or("none".to_string(), |f| fmt::with_unit(g(f), u))
+                    .map_or("none".to_string(), |f| {
+                        g(f).map_or_else(|| fmt::NA.to_string(), |v| fmt::with_unit(v, u))
+                    })
                     .as_str(),
             )
         };
@@ -199,8 +197,8 @@ pub fn build(c: &Comparison) -> CompareView {
             side(&w.before, &mut notes),
             side(&w.after, &mut notes),
             Cell::from(change(w.avg_change_pct).as_str()),
-            get(&w.before, |f| f.waits_per_s, ""),
-            get(&w.after, |f| f.waits_per_s, ""),
+            get(&w.before, |f| Some(f.waits_per_s), ""),
+            get(&w.after, |f| Some(f.waits_per_s), ""),
             get(&w.before, |f| f.pct_db_time, "%"),
             get(&w.after, |f| f.pct_db_time, "%"),
         ]);
