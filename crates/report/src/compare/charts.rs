@@ -4,21 +4,27 @@
 use crate::fmt;
 use crate::svg::{Frame, INK, MUTED, PALETTE, Svg, nice_max};
 
-/// Two bars per label (before, after) on one scale, with a legend.
+/// Two bars per label (before, after) on one scale, with a legend. `width`
+/// is the chart's own width; long labels are slanted under the bars and get
+/// the room they need.
 pub fn paired_bars(
     labels: &[String],
     before: &[f64],
     after: &[f64],
     unit: &str,
     label: &str,
+    width: f64,
 ) -> String {
-    let width = 420.0;
-    let height = 230.0;
+    let n = labels.len().max(1) as f64;
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64;
+    let slanted = longest * 5.5 > (width - 56.0) / n;
+    let below = if slanted { 34.0 + longest * 4.4 } else { 54.0 };
+    let height = 146.0 + below;
     let fr = Frame {
         left: 44.0,
         top: 30.0,
         w: width - 56.0,
-        h: height - 84.0,
+        h: 116.0,
     };
     let mut svg = Svg::new(width, height);
     let max = nice_max(
@@ -31,7 +37,6 @@ pub fn paired_bars(
         4.0,
     );
     fr.left_axis(&mut svg, max, unit);
-    let n = labels.len().max(1) as f64;
     let slot = fr.w / n;
     let sides = [("before", before, PALETTE[0]), ("after", after, PALETTE[4])];
     for (i, name) in labels.iter().enumerate() {
@@ -49,7 +54,7 @@ pub fn paired_bars(
                 Some(&tip),
             );
         }
-        if n <= 12.0 {
+        if !slanted {
             svg.text(
                 x0 + slot / 2.0,
                 fr.top + fr.h + 14.0,

@@ -70,6 +70,7 @@ pub fn render(c: &Comparison) -> String {
             &with_avg.iter().map(|w| avg(&w.after)).collect::<Vec<_>>(),
             "ms",
             "Average wait, before and after",
+            760.0,
         )
     });
     let histograms = v
@@ -83,6 +84,7 @@ pub fn render(c: &Comparison) -> String {
                 &h.after,
                 "%",
                 &format!("{}: % of waits by latency, before and after", h.event),
+                420.0,
             ),
         })
         .collect();
