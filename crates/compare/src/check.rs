@@ -8,6 +8,9 @@ use awrflash_model::{
     ProjectionCheck, StorageChange, WaitChange,
 };
 
+use awrflash_rules::util::{f1, f2};
+
+use crate::detect::FELL_RATIO;
 use crate::figures::components;
 use crate::side::SideFacts;
 
@@ -38,6 +41,15 @@ fn projected_latency(o: &OptionProjection, event: &str) -> Option<(f64, f64)> {
         .map(|s| (s.new_avg_ms_low, s.new_avg_ms_high))
 }
 
+/// `0.40 ms` or `0.40-0.90 ms` (without the unit).
+fn range_ms(lo: f64, hi: f64) -> String {
+    if f2(lo) == f2(hi) {
+        f2(lo)
+    } else {
+        format!("{}-{}", f2(lo), f2(hi))
+    }
+}
+
 /// The advisor option that projects a detected change, and why.
 fn matching_option(
     c: &StorageChange,
@@ -58,15 +70,15 @@ fn matching_option(
                     w.key.clone(),
                     format!(
                         "single-block reads average {} ms after, within twice the {} ms the whole-database projection expects, so all data files are taken to have moved",
-                        round(ms),
-                        round(hi)
+                        f2(ms),
+                        f2(hi)
                     ),
                 )),
                 (_, Some(h), Some(ms), _) => Some((
                     h.key.clone(),
                     format!(
                         "single-block reads average {} ms after, well above a whole move to flash, so part of the data (the hottest segments) is taken to have moved",
-                        round(ms)
+                        f2(ms)
                     ),
                 )),
                 (Some(w), None, _, _) => Some((
@@ -193,7 +205,9 @@ fn reasons(
         && b < CPU_BOUND_PCT
     {
         r.push(format!(
-            "the bound moved to the CPU: host CPU busy {b}% before, {a}% after"
+            "the bound moved to the CPU: host CPU busy {}% before, {}% after",
+            f1(b),
+            f1(a)
         ));
     }
     if let Some(c) = fig(figs, "db_cpu_per_txn_ms")
@@ -201,27 +215,46 @@ fn reasons(
         && p >= 15.0
     {
         r.push(format!(
-            "DB CPU per transaction rose {p}% ({} -> {} ms), which no storage change explains",
-            c.before.unwrap_or(0.0),
-            c.after.unwrap_or(0.0)
+            "DB CPU per transaction rose {}% ({} -> {} ms), which no storage change explains",
+            f1(p),
+            f2(c.before.unwrap_or(0.0)),
+            f2(c.after.unwrap_or(0.0))
         ));
     }
-    // The moved wait's latency against the device profile.
+    // The option's waits: those that did not get faster did not move;
+    // those that did are set against the device profile.
+    let mut stayed = Vec::new();
     for s in &o.projection.steps {
-        let Some(w) = wait(waits, &s.component).and_then(|w| w.after.as_ref()) else {
+        let Some(w) = wait(waits, &s.component) else {
             continue;
         };
-        if w.avg_ms > s.new_avg_ms_high * 1.25 && w.avg_ms > s.new_avg_ms_high + 0.1 {
-            r.push(format!(
-                "{} averages {} ms after; the {} profile projected {}-{} ms: the new storage (or the path to it) is slower than the profile",
-                s.component, w.avg_ms, o.device, s.new_avg_ms_low, s.new_avg_ms_high
+        let (Some(b), Some(a)) = (w.before.as_ref(), w.after.as_ref()) else {
+            continue;
+        };
+        if a.avg_ms > b.avg_ms * FELL_RATIO {
+            stayed.push(format!(
+                "{} ({} -> {} ms)",
+                s.component,
+                f2(b.avg_ms),
+                f2(a.avg_ms)
             ));
-        } else if w.avg_ms < s.new_avg_ms_low * 0.8 {
+        } else if a.avg_ms > s.new_avg_ms_high * 1.25 && a.avg_ms > s.new_avg_ms_high + 0.1 {
             r.push(format!(
-                "{} averages {} ms after; the {} profile projected {}-{} ms: the new storage is faster than the profile",
-                s.component, w.avg_ms, o.device, s.new_avg_ms_low, s.new_avg_ms_high
+                "{} averages {} ms after; the {} profile projected {} ms: the new storage (or the path to it) is slower than the profile",
+                s.component, f2(a.avg_ms), o.device, range_ms(s.new_avg_ms_low, s.new_avg_ms_high)
+            ));
+        } else if a.avg_ms < s.new_avg_ms_low * 0.8 {
+            r.push(format!(
+                "{} averages {} ms after; the {} profile projected {} ms: the new storage is faster than the profile",
+                s.component, f2(a.avg_ms), o.device, range_ms(s.new_avg_ms_low, s.new_avg_ms_high)
             ));
         }
+    }
+    if !stayed.is_empty() {
+        r.push(format!(
+            "waits the option moves did not get faster, so their files did not move (or are served from elsewhere): {}",
+            stayed.join(", ")
+        ));
     }
     // The component whose measured value is furthest from its projection.
     let single_off = bd
@@ -231,13 +264,18 @@ fn reasons(
         .unwrap_or(0.0);
     if gain < lo
         && chosen.kind == "data-moved"
-        && single_off > 0.0
+        && single_off
+            > 0.1
+                * bd.iter()
+                    .find(|c| c.component == "single_block_read")
+                    .map_or(0.0, |c| c.before_ms_per_txn)
         && let Some(h) = wait(waits, "db file sequential read").and_then(|w| w.histogram.as_ref())
         && let Some(fast) = h.le_1ms_before_pct
         && fast >= 20.0
     {
         r.push(format!(
-            "part of the single-block waits were already cache-served: {fast}% took at most 1 ms before the move and could not get faster"
+            "part of the single-block waits were already cache-served: {}% took at most 1 ms before the move and could not get faster",
+            f1(fast)
         ));
     }
     let total: f64 = bd
@@ -266,7 +304,9 @@ fn reasons(
         };
         r.push(format!(
             "{what}: {name} {} ms per transaction before, {} projected, {} measured",
-            c.before_ms_per_txn, p, c.after_ms_per_txn
+            f2(c.before_ms_per_txn),
+            f2(*p),
+            f2(c.after_ms_per_txn)
         ));
     }
     let more: Vec<&str> = changes
@@ -329,28 +369,28 @@ pub fn check(
     } else if error.abs() <= CLOSE_POINTS {
         format!(
             "{} points {} the projected range: about as projected",
-            error.abs(),
+            f1(error.abs()),
             if error < 0.0 { "below" } else { "above" }
         )
     } else {
         format!(
             "{} points {} the projected range",
-            error.abs(),
+            f1(error.abs()),
             if error < 0.0 { "below" } else { "above" }
         )
     };
-    let range = if lo == hi {
-        format!("{lo}%")
+    let range = if f1(lo) == f1(hi) {
+        format!("{}%", f1(lo))
     } else {
-        format!("{lo}-{hi}%")
+        format!("{}-{}%", f1(lo), f1(hi))
     };
     let verdict = format!(
         "Measured: {} {}% ({}); projected from the before side: {} {range} ({}).",
         unit,
         if gain >= 0.0 {
-            format!("fell {gain}")
+            format!("fell {}", f1(gain))
         } else {
-            format!("rose {}", -gain)
+            format!("rose {}", f1(-gain))
         },
         how,
         o.title,

@@ -4,6 +4,7 @@
 
 use awrflash_facts::round;
 use awrflash_model::{StorageChange, WaitChange};
+use awrflash_rules::util::{f1, f2};
 
 use crate::side::SideFacts;
 
@@ -34,15 +35,17 @@ fn fell(waits: &[WaitChange], name: &str, min_ms: f64) -> Option<(f64, f64)> {
 fn fell_text(waits: &[WaitChange], name: &str, (b, a): (f64, f64)) -> String {
     let mut s = format!(
         "{name} averaged {} ms before and {} ms after ({}%)",
-        round(b),
-        round(a),
-        round((a - b) * 100.0 / b)
+        f2(b),
+        f2(a),
+        f1((a - b) * 100.0 / b)
     );
     if let Some(h) = wait(waits, name).and_then(|w| w.histogram.as_ref())
         && let (Some(hb), Some(ha)) = (h.le_1ms_before_pct, h.le_1ms_after_pct)
     {
         s.push_str(&format!(
-            "; waits at or below 1 ms: {hb}% before, {ha}% after"
+            "; waits at or below 1 ms: {}% before, {}% after",
+            f1(hb),
+            f1(ha)
         ));
     }
     s

@@ -23,6 +23,7 @@ mod window;
 
 use awrflash_facts::round;
 use awrflash_model::{Comparison, DbIdentity, DbReport, Document, WindowSide};
+use awrflash_rules::util::f2;
 
 pub use window::WindowChoice;
 
@@ -159,7 +160,9 @@ fn summary(c: &Comparison) -> String {
     let mut s = what;
     if let Some((b, a)) = per_txn {
         s.push_str(&format!(
-            "; DB time per transaction went from {b} ms to {a} ms"
+            "; DB time per transaction went from {} ms to {} ms",
+            f2(b),
+            f2(a)
         ));
     }
     s.push('.');

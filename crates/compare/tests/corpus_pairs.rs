@@ -46,7 +46,34 @@ fn load(rel: &str) -> Option<DbReport> {
     }
 }
 
+/// Compares the pair and prints what a reader of the test log needs: the
+/// summary, the detected changes and the projection check.
 fn run(before: &DbReport, after: &DbReport) -> Comparison {
+    let c = compare_pair(before, after);
+    println!("summary: {}", c.summary);
+    for s in &c.storage_changes {
+        println!(
+            "change: {} ({}): {}",
+            s.kind,
+            s.option_key.as_deref().unwrap_or("-"),
+            s.because
+        );
+    }
+    if let Some(p) = &c.projection_check {
+        println!(
+            "projection {}: projected {}-{}%, measured {}%, error {} points; reasons: {:?}",
+            p.option_key,
+            p.projected_gain_pct_low,
+            p.projected_gain_pct_high,
+            p.measured_gain_pct,
+            p.error_pct_points,
+            p.reasons
+        );
+    }
+    c
+}
+
+fn compare_pair(before: &DbReport, after: &DbReport) -> Comparison {
     compare(
         &Side {
             reports: vec![before],
