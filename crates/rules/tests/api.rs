@@ -146,10 +146,9 @@ fn projections_list_every_term_and_the_flash_cache_curve_bends_only_for_a_listed
         };
         if mid(big) > mid(small) {
             assert!(
-                big.projection
-                    .steps
-                    .iter()
-                    .any(|s| s.component.starts_with(awrflash_rules::projection::CPU_QUEUEING)),
+                big.projection.steps.iter().any(|s| s
+                    .component
+                    .starts_with(awrflash_rules::projection::CPU_QUEUEING)),
                 "{} keeps more DB time than {} without a step saying why",
                 big.key,
                 small.key
