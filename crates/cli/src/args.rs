@@ -63,7 +63,7 @@ pub enum Command {
     /// Analyse reports and captures: verdict, findings, options, segments to move.
     #[command(after_help = ANALYZE_HELP)]
     Analyze(AnalyzeArgs),
-    /// Compare a before and an after window of the same database: what changed, and the projection next to the result.
+    /// Compare a before and an after window of one database with the advisor's projection.
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
     /// Write the parsed inputs as tidy tables (CSV or Parquet), one file per table.
