@@ -153,7 +153,17 @@ fn summary(c: &Comparison) -> String {
     } else {
         c.storage_changes
             .iter()
-            .map(|s| s.title.as_str())
+            .enumerate()
+            .map(|(i, s)| {
+                // Later titles continue the sentence.
+                let mut t = s.title.clone();
+                if i > 0
+                    && let Some(first) = t.get(..1)
+                {
+                    t = format!("{}{}", first.to_lowercase(), t.get(1..).unwrap_or(""));
+                }
+                t
+            })
             .collect::<Vec<_>>()
             .join("; ")
     };

@@ -346,3 +346,65 @@ fn the_same_report_on_both_sides_shows_no_change() {
     assert_eq!((c.before.intervals, c.after.intervals), (1, 1));
     assert!(c.summary.starts_with("No storage change"), "{}", c.summary);
 }
+
+/// 12.1.0.1 on Linux: the advisor offers Smart Flash Cache sizes there.
+const LINUX: &str = "awr-html/12.1.0.1_michaelcunningham-oracledba_PDB05_10096_10097.html";
+
+fn with_event(r: &DbReport, name: &str, waits: f64, avg_ms: f64) -> DbReport {
+    let mut after = r.clone();
+    after
+        .wait_events
+        .foreground
+        .push(awrflash_model::WaitEvent {
+            name: name.into(),
+            waits: Some(waits),
+            time_s: Some(waits * avg_ms / 1000.0),
+            avg_ms: Some(avg_ms),
+            ..Default::default()
+        });
+    after
+}
+
+#[test]
+fn flash_cache_reads_that_appear_read_as_a_flash_cache_checked_against_a_cache_size() {
+    let Some(before) = load(LINUX) else {
+        return;
+    };
+    let after = with_event(
+        &before,
+        "db flash cache single block physical read",
+        50_000.0,
+        0.3,
+    );
+    let c = run(&before, &after);
+    let fc = c
+        .storage_changes
+        .iter()
+        .find(|s| s.kind == "flash-cache")
+        .expect("a flash cache change");
+    assert!(
+        fc.because.contains("none before, 50000 waits after"),
+        "{}",
+        fc.because
+    );
+    let p = c.projection_check.as_ref().expect("a projection check");
+    assert!(p.option_key.starts_with("flash-cache-"), "{}", p.option_key);
+    assert_eq!(fc.option_key.as_deref(), Some(p.option_key.as_str()));
+}
+
+#[test]
+fn cell_reads_that_appear_read_as_exadata_with_no_projection_to_check() {
+    let Some(before) = load(REPORT) else {
+        return;
+    };
+    let after = with_event(&before, "cell single block physical read", 80_000.0, 0.5);
+    let c = run(&before, &after);
+    let kinds: Vec<&str> = c.storage_changes.iter().map(|s| s.kind.as_str()).collect();
+    assert_eq!(kinds, ["exadata"]);
+    assert!(c.projection_check.is_none());
+    assert!(
+        c.notes
+            .iter()
+            .any(|n| n.contains("no Exadata device profile"))
+    );
+}
