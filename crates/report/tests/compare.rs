@@ -21,7 +21,7 @@ use awrflash_model::{
 };
 use awrflash_report::compare;
 use serde_json::{Value, json};
-use support::schema_check::validate_against;
+use support::schema_check::{unknown_keywords, validate_against};
 use support::{IMG, SCRIPT, workspace_root};
 
 fn schema() -> Value {
@@ -166,6 +166,12 @@ fn comparison_json_validates_and_reaches_every_schema_definition() {
     let (errors, _) = validate_against(&root, &empty);
     // An empty comparison has an empty window choice, which is no choice.
     assert_eq!(errors.len(), 1, "{errors:?}");
+}
+
+#[test]
+fn the_comparison_schema_uses_only_keywords_the_validator_knows() {
+    let bad = unknown_keywords(&schema());
+    assert!(bad.is_empty(), "unsupported keywords: {bad:?}");
 }
 
 #[test]

@@ -18,7 +18,7 @@ mod support;
 use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
-use support::schema_check::validate_against;
+use support::schema_check::{unknown_keywords, validate_against};
 use support::{FIXTURES, fixture, workspace_root};
 
 fn schema() -> Value {
@@ -102,38 +102,6 @@ fn the_validator_rejects_wrong_documents() {
 
 #[test]
 fn the_schema_uses_only_keywords_the_validator_knows() {
-    fn walk(v: &Value, in_properties: bool, bad: &mut Vec<String>) {
-        match v {
-            Value::Object(o) => {
-                for (k, x) in o {
-                    let known = [
-                        "$schema",
-                        "$id",
-                        "$ref",
-                        "$defs",
-                        "title",
-                        "description",
-                        "type",
-                        "enum",
-                        "properties",
-                        "required",
-                        "additionalProperties",
-                        "items",
-                        "anyOf",
-                        "minimum",
-                    ];
-                    if !in_properties && !known.contains(&k.as_str()) {
-                        bad.push(k.clone());
-                    }
-                    let child_is_map = k == "properties" || k == "$defs";
-                    walk(x, child_is_map, bad);
-                }
-            }
-            Value::Array(a) => a.iter().for_each(|x| walk(x, false, bad)),
-            _ => {}
-        }
-    }
-    let mut bad = Vec::new();
-    walk(&schema(), false, &mut bad);
+    let bad = unknown_keywords(&schema());
     assert!(bad.is_empty(), "unsupported keywords: {bad:?}");
 }

@@ -129,3 +129,41 @@ pub fn validate_against(root: &Value, v: &Value) -> (Vec<String>, BTreeSet<Strin
     val.check(root, v, "$");
     (val.errors, val.defs_used)
 }
+
+/// Keywords of `schema` the validator does not know (a schema must use none).
+pub fn unknown_keywords(schema: &Value) -> Vec<String> {
+    fn walk(v: &Value, in_properties: bool, bad: &mut Vec<String>) {
+        match v {
+            Value::Object(o) => {
+                for (k, x) in o {
+                    let known = [
+                        "$schema",
+                        "$id",
+                        "$ref",
+                        "$defs",
+                        "title",
+                        "description",
+                        "type",
+                        "enum",
+                        "properties",
+                        "required",
+                        "additionalProperties",
+                        "items",
+                        "anyOf",
+                        "minimum",
+                    ];
+                    if !in_properties && !known.contains(&k.as_str()) {
+                        bad.push(k.clone());
+                    }
+                    let child_is_map = k == "properties" || k == "$defs";
+                    walk(x, child_is_map, bad);
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|x| walk(x, false, bad)),
+            _ => {}
+        }
+    }
+    let mut bad = Vec::new();
+    walk(schema, false, &mut bad);
+    bad
+}
