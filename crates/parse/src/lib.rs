@@ -12,6 +12,7 @@ pub mod decode;
 pub mod error;
 pub mod iostat;
 pub mod limits;
+pub mod normalize;
 pub mod num;
 pub mod sar;
 pub mod segsizes;

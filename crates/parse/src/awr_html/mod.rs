@@ -71,7 +71,7 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
     if report.wait_classes.is_empty() {
         report.wait_classes = summary_wait_classes;
     }
-    finish(&mut report);
+    crate::normalize::report(&mut report);
     report.source = Source {
         path: path.to_string(),
         format: Format::AwrHtml,
@@ -161,42 +161,6 @@ fn kind_of(first: &Table) -> ReportKind {
         ReportKind::Pdb
     } else {
         ReportKind::Instance
-    }
-}
-
-fn finish(r: &mut DbReport) {
-    // 10g prints no host table: the CPU count is only in the OS statistics.
-    if r.header.cpus.is_none() {
-        r.header.cpus = view::count(r.os_stat("NUM_CPUS").and_then(|s| s.value));
-    }
-    if r.header.cores.is_none() {
-        r.header.cores = view::count(r.os_stat("NUM_CPU_CORES").and_then(|s| s.value));
-    }
-    if let Some(bs) = r.cache_sizes.std_block_size {
-        for row in &mut r.buffer_pool_advisory {
-            if row.block_size.is_none() && matches!(row.pool.as_str(), "D" | "K" | "R") {
-                row.block_size = Some(bs);
-            }
-        }
-    }
-    // Foreground/background event tables print no wait class before 12c:
-    // take it from the top events where the event is listed there.
-    let classes: Vec<(String, String)> = r
-        .top_events
-        .iter()
-        .filter_map(|e| e.wait_class.clone().map(|c| (e.name.clone(), c)))
-        .collect();
-    for e in r
-        .wait_events
-        .foreground
-        .iter_mut()
-        .chain(r.wait_events.background.iter_mut())
-    {
-        if e.wait_class.is_none()
-            && let Some((_, c)) = classes.iter().find(|(n, _)| *n == e.name)
-        {
-            e.wait_class = Some(c.clone());
-        }
     }
 }
 

@@ -134,61 +134,10 @@ pub fn fill(doc: &Doc<'_>, ctx: &mut Ctx, r: &mut DbReport) {
     r.segments = segments(doc, ctx);
     r.sql = sql(doc, ctx);
     r.parameters = parameters(doc);
-    fill_gaps(r);
+    crate::normalize::report(r);
 }
 
-/// Figures one section lacks that another prints, filled the same way as
-/// the HTML parser does so both formats give the same model.
-fn fill_gaps(r: &mut DbReport) {
-    let os = |r: &DbReport, n: &str| r.os_stat(n).and_then(|s| s.value).and_then(to_u32);
-    if r.header.cpus.is_none() {
-        r.header.cpus = os(r, "NUM_CPUS");
-    }
-    if r.header.cores.is_none() {
-        r.header.cores = os(r, "NUM_CPU_CORES");
-    }
-    // The advisory prints the pool letter; the standard block size applies
-    // to D/K/R, and other pools are named by their size (`16k`).
-    let std = r.cache_sizes.std_block_size;
-    for row in &mut r.buffer_pool_advisory {
-        if row.block_size.is_none() {
-            row.block_size = match row.pool.as_str() {
-                "D" | "K" | "R" => std,
-                p => p
-                    .strip_suffix(['k', 'K'])
-                    .and_then(|n| n.parse::<u64>().ok())
-                    .map(|n| n * 1024),
-            };
-        }
-    }
-    // Event tables print no wait class before 12c: take it from the top
-    // events where the event is listed there.
-    let classes: Vec<(String, String)> = r
-        .top_events
-        .iter()
-        .filter_map(|e| e.wait_class.clone().map(|c| (e.name.clone(), c)))
-        .collect();
-    for e in r
-        .wait_events
-        .foreground
-        .iter_mut()
-        .chain(r.wait_events.background.iter_mut())
-        .chain(r.wait_events.all.iter_mut())
-    {
-        if e.wait_class.is_none()
-            && let Some((_, c)) = classes.iter().find(|(n, _)| {
-                // Text reports cut event names to the column width.
-                *n == e.name || (e.name.len() >= 20 && n.starts_with(e.name.as_str()))
-            })
-        {
-            e.wait_class = Some(c.clone());
-        }
-    }
-}
-
-pub fn to_u32(v: f64) -> Option<u32> {
-    (v >= 0.0 && v <= f64::from(u32::MAX) && v.fract() == 0.0).then_some(v as u32)
-}
+pub use crate::normalize::to_u32;
 
 fn bytes(v: Option<f64>) -> Option<u64> {
     v.filter(|v| *v >= 0.0 && v.is_finite())

@@ -1,0 +1,131 @@
+//! The one normalisation pass every report format goes through after its
+//! sections are read (AWR HTML, AWR text, Statspack), so that the same
+//! snapshots give the same model whatever the format: figures one section
+//! lacks and another prints are filled here, once.
+
+use awrflash_model::DbReport;
+
+/// Fills the gaps of a freshly parsed report.
+pub fn report(r: &mut DbReport) {
+    cpus_from_os_stats(r);
+    advisory_block_sizes(r);
+    wait_classes_from_top_events(r);
+}
+
+/// A whole, non-negative count.
+pub fn to_u32(v: f64) -> Option<u32> {
+    (v >= 0.0 && v <= f64::from(u32::MAX) && v.fract() == 0.0).then_some(v as u32)
+}
+
+/// 10g prints no host table and 8i/9i Statspack no CPU line: the CPU count
+/// is then only in the OS statistics.
+fn cpus_from_os_stats(r: &mut DbReport) {
+    let os = |r: &DbReport, n: &str| r.os_stat(n).and_then(|s| s.value).and_then(to_u32);
+    if r.header.cpus.is_none() {
+        r.header.cpus = os(r, "NUM_CPUS");
+    }
+    if r.header.cores.is_none() {
+        r.header.cores = os(r, "NUM_CPU_CORES");
+    }
+}
+
+/// The advisory prints the pool letter; the standard block size applies to
+/// D/K/R, and other pools are named by their size (`16k`).
+fn advisory_block_sizes(r: &mut DbReport) {
+    let std = r.cache_sizes.std_block_size;
+    for row in &mut r.buffer_pool_advisory {
+        if row.block_size.is_none() {
+            row.block_size = match row.pool.as_str() {
+                "D" | "K" | "R" => std,
+                p => p
+                    .strip_suffix(['k', 'K'])
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .and_then(|n| n.checked_mul(1024)),
+            };
+        }
+    }
+}
+
+/// Event tables print no wait class before 12c: take it from the top events
+/// where the event is listed there.
+fn wait_classes_from_top_events(r: &mut DbReport) {
+    let classes: Vec<(String, String)> = r
+        .top_events
+        .iter()
+        .filter_map(|e| e.wait_class.clone().map(|c| (e.name.clone(), c)))
+        .collect();
+    for e in r
+        .wait_events
+        .foreground
+        .iter_mut()
+        .chain(r.wait_events.background.iter_mut())
+        .chain(r.wait_events.all.iter_mut())
+    {
+        if e.wait_class.is_none()
+            && let Some((_, c)) = classes.iter().find(|(n, _)| {
+                // A name still cut to its column (ambiguous prefix) matches
+                // the top event it begins.
+                *n == e.name || (e.name.len() >= 20 && n.starts_with(e.name.as_str()))
+            })
+        {
+            e.wait_class = Some(c.clone());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use awrflash_model::{BufferPoolAdvisoryRow, TopEvent, WaitEvent};
+
+    use super::*;
+
+    #[test]
+    fn advisory_pools_named_by_size_get_that_block_size() {
+        let mut r = DbReport::default();
+        r.cache_sizes.std_block_size = Some(8192);
+        for pool in ["D", "16k", "X"] {
+            r.buffer_pool_advisory.push(BufferPoolAdvisoryRow {
+                pool: pool.into(),
+                ..BufferPoolAdvisoryRow::default()
+            });
+        }
+        report(&mut r);
+        let sizes: Vec<Option<u64>> = r
+            .buffer_pool_advisory
+            .iter()
+            .map(|b| b.block_size)
+            .collect();
+        assert_eq!(sizes, vec![Some(8192), Some(16384), None]);
+    }
+
+    #[test]
+    fn every_event_list_takes_its_class_from_the_top_events() {
+        let mut r = DbReport::default();
+        r.top_events.push(TopEvent {
+            name: "db file sequential read".into(),
+            wait_class: Some("User I/O".into()),
+            ..TopEvent::default()
+        });
+        let ev = WaitEvent {
+            name: "db file sequential read".into(),
+            ..WaitEvent::default()
+        };
+        r.wait_events.foreground.push(ev.clone());
+        r.wait_events.all.push(ev);
+        report(&mut r);
+        assert_eq!(
+            r.wait_events
+                .all
+                .first()
+                .and_then(|e| e.wait_class.as_deref()),
+            Some("User I/O")
+        );
+        assert_eq!(
+            r.wait_events
+                .foreground
+                .first()
+                .and_then(|e| e.wait_class.as_deref()),
+            Some("User I/O")
+        );
+    }
+}
