@@ -14,6 +14,7 @@ pub mod iostat;
 pub mod limits;
 pub mod normalize;
 pub mod num;
+pub mod registry;
 pub mod sar;
 pub mod segsizes;
 pub mod sniff;
