@@ -43,5 +43,6 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
     sections::fill(&doc, &mut ctx, &mut r);
     sections::check_end(&lines, &mut ctx);
     r.warnings = ctx.warnings;
+    crate::normalize::report(&mut r);
     Ok(r)
 }

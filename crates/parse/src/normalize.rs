@@ -3,13 +3,123 @@
 //! snapshots give the same model whatever the format: figures one section
 //! lacks and another prints are filled here, once.
 
-use awrflash_model::DbReport;
+use awrflash_model::{DbReport, Warning};
 
-/// Fills the gaps of a freshly parsed report.
+/// Fills the gaps of a freshly parsed report and adds the warnings that
+/// change its meaning (hidden identity, sections the verdict needs).
 pub fn report(r: &mut DbReport) {
+    markup_debris(r);
     cpus_from_os_stats(r);
     advisory_block_sizes(r);
     wait_classes_from_top_events(r);
+    hidden_identity(r);
+    verdict_sections(r);
+}
+
+/// The warning for a report that does not end with its `End of Report`
+/// line, in every format.
+pub fn cut_short_warning(line: u32) -> Warning {
+    Warning::changes_meaning(
+        "",
+        line,
+        "no \"End of Report\" line: the report is cut short; later sections are missing",
+    )
+}
+
+/// Text that is markup, not a value: Oracle prints `<td ...>/td>` where a
+/// hidden container name belongs, and a cut tag leaves `/td>`.
+fn is_markup(s: &str) -> bool {
+    s.contains('<') || s.contains('>') || s.contains("/td")
+}
+
+/// A header field never holds markup debris: it is left empty, with a
+/// warning that names it.
+fn markup_debris(r: &mut DbReport) {
+    let line = r.header.src.as_ref().map_or(0, |s| s.line);
+    let h = &mut r.header;
+    let fields: [(&str, &mut Option<String>); 6] = [
+        ("DB name", &mut h.db_name),
+        ("instance", &mut h.instance),
+        ("release", &mut h.release),
+        ("container", &mut h.container),
+        ("host", &mut h.host),
+        ("platform", &mut h.platform),
+    ];
+    for (what, field) in fields {
+        if field.as_deref().is_some_and(is_markup) {
+            let v = field.take().unwrap_or_default();
+            r.warnings.push(Warning::changes_meaning(
+                "header",
+                line,
+                format!("the {what} cell holds markup ({v:?}), not a name: left empty"),
+            ));
+        }
+    }
+}
+
+/// A report whose identity is hidden or blank says what is missing, so it
+/// is not mistaken for (or grouped with) another database.
+fn hidden_identity(r: &mut DbReport) {
+    let h = &r.header;
+    let identity_gone = h.db_name.is_none() || h.dbid.is_none();
+    if !(identity_gone || h.system_data_hidden) {
+        return;
+    }
+    let missing: Vec<&str> = [
+        ("DB name", h.db_name.is_none()),
+        ("DBID", h.dbid.is_none()),
+        ("release", h.release.is_none()),
+        ("host", h.host.is_none()),
+        ("CPU count", h.cpus.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(what, gone)| gone.then_some(what))
+    .collect();
+    let why = if h.system_data_hidden {
+        "the report says \"System Data Visible: NO\" (as on Autonomous Database)"
+    } else {
+        "the report header leaves them blank"
+    };
+    let line = h.src.as_ref().map_or(1, |s| s.line);
+    let message = if missing.is_empty() {
+        format!("{why}; the identity cells it prints were read")
+    } else {
+        format!("identity not shown: no {}; {why}", missing.join(", "))
+    };
+    r.warnings
+        .push(Warning::changes_meaning("header", line, message));
+}
+
+/// The verdict weighs I/O waits against DB time: a report that prints
+/// neither DB time nor any wait event list cannot give one.
+fn verdict_sections(r: &mut DbReport) {
+    let has_db_time = r.header.db_time_s.is_some()
+        || r.time_model
+            .iter()
+            .any(|t| t.name.eq_ignore_ascii_case("DB time") && t.time_s.is_some())
+        || r.load_profile
+            .iter()
+            .any(|l| l.name.to_ascii_lowercase().starts_with("db time") && l.per_second.is_some());
+    let has_waits = !r.top_events.is_empty()
+        || !r.wait_events.foreground.is_empty()
+        || !r.wait_events.all.is_empty();
+    let mut missing = Vec::new();
+    if !has_db_time {
+        missing.push("DB time (header, Time Model Statistics or Load Profile)");
+    }
+    if !has_waits {
+        missing.push("wait events (Top Events or Wait Events)");
+    }
+    if !missing.is_empty() {
+        r.warnings.push(Warning::changes_meaning(
+            "",
+            0,
+            format!(
+                "the report has no {}: the share of I/O in DB time cannot be judged",
+                missing.join(" and no ")
+            ),
+        ));
+    }
 }
 
 /// A whole, non-negative count.

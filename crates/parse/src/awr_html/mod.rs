@@ -21,6 +21,13 @@ use view::{Ctx, View, key};
 
 /// Parses one AWR HTML report.
 pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
+    let undoubled;
+    let text = if quotes_doubled(text) {
+        undoubled = text.replace("\"\"", "\"");
+        undoubled.as_str()
+    } else {
+        text
+    };
     let mut report = DbReport::default();
     let mut ctx = Ctx::default();
     let mut kind: Option<ReportKind> = None;
@@ -60,11 +67,8 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
         });
     }
     if !ends_with_end_of_report(text) {
-        ctx.warn(
-            "",
-            summary.lines,
-            "no \"End of Report\" line: the report is cut short; later sections are missing",
-        );
+        ctx.warnings
+            .push(crate::normalize::cut_short_warning(summary.lines));
     }
     if kind == ReportKind::RacGlobal {
         rac::finish(&mut report, &mut ctx, global);
@@ -73,14 +77,24 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
     if report.wait_classes.is_empty() {
         report.wait_classes = summary_wait_classes;
     }
-    crate::normalize::report(&mut report);
     report.source = Source {
         path: path.to_string(),
         format: Format::AwrHtml,
         kind: Some(kind),
     };
     report.warnings = ctx.warnings;
+    crate::normalize::report(&mut report);
     Ok(report)
+}
+
+/// A report saved through a spreadsheet or CSV export has every double
+/// quote doubled (`class=""awrbg""`, `colspan="" 2""`): halving them all is
+/// the exact inverse. Oracle itself never writes `=""awr`.
+fn quotes_doubled(text: &str) -> bool {
+    const HEAD: usize = 65536;
+    let bytes = text.as_bytes();
+    let head = bytes.get(..HEAD.min(bytes.len())).unwrap_or(bytes);
+    head.windows(6).any(|w| w == b"=\"\"awr")
 }
 
 /// Oracle closes every AWR HTML report with an `End of Report` line; only

@@ -122,7 +122,6 @@ pub fn fill(doc: &Doc<'_>, ctx: &mut Ctx, r: &mut DbReport) {
     r.segments = segments(doc, ctx);
     r.sql = sql(doc, ctx);
     r.parameters = parameters(doc);
-    crate::normalize::report(r);
 }
 
 pub use crate::normalize::to_u32;
@@ -1124,11 +1123,7 @@ pub fn check_end(lines: &[Line<'_>], ctx: &mut Ctx) {
             .rev()
             .find(|l| !l.is_blank())
             .map_or(1, |l| l.no);
-        ctx.warnings.push(awrflash_model::Warning::new(
-            "",
-            line,
-            "no \"End of Report\" line: the report is cut short; later sections are missing",
-        ));
+        ctx.warnings.push(crate::normalize::cut_short_warning(line));
     }
 }
 
