@@ -12,6 +12,7 @@ pub mod decode;
 pub mod error;
 pub mod iostat;
 pub mod limits;
+pub mod names;
 pub mod normalize;
 pub mod num;
 pub mod registry;

@@ -3,12 +3,17 @@
 //! snapshots give the same model whatever the format: figures one section
 //! lacks and another prints are filled here, once.
 
-use awrflash_model::{DbReport, Warning};
+use std::collections::BTreeSet;
+
+use awrflash_model::{DbReport, Format, SourceRef, Warning};
+
+use crate::names::{self, List, Lookup};
 
 /// Fills the gaps of a freshly parsed report and adds the warnings that
 /// change its meaning (hidden identity, sections the verdict needs).
 pub fn report(r: &mut DbReport) {
     markup_debris(r);
+    full_names(r);
     cpus_from_os_stats(r);
     advisory_block_sizes(r);
     wait_classes_from_top_events(r);
@@ -125,6 +130,58 @@ fn verdict_sections(r: &mut DbReport) {
 /// A whole, non-negative count.
 pub fn to_u32(v: f64) -> Option<u32> {
     (v >= 0.0 && v <= f64::from(u32::MAX) && v.fract() == 0.0).then_some(v as u32)
+}
+
+/// Event and statistic names: blank runs collapsed in every format, and in
+/// text reports (which cut them to their column) mapped back to Oracle's
+/// full name where the printed prefix begins only one.
+fn full_names(r: &mut DbReport) {
+    let expand = matches!(r.source.format, Format::AwrText | Format::Statspack);
+    let mut ambiguous: BTreeSet<String> = BTreeSet::new();
+    let mut warnings = Vec::new();
+    let mut fix = |list: List, name: &mut String, src: &SourceRef| {
+        if let std::borrow::Cow::Owned(c) = names::collapse(name) {
+            *name = c;
+        }
+        if !expand {
+            return;
+        }
+        match names::lookup(list, name) {
+            Lookup::AsPrinted => {}
+            Lookup::Full(full) => *name = full.to_string(),
+            Lookup::Ambiguous(candidates) => {
+                if ambiguous.insert(name.clone()) {
+                    warnings.push(Warning::new(
+                        src.section.clone(),
+                        src.line,
+                        format!(
+                            "name {name:?} is cut to its column and begins several names ({}, ...): kept as printed",
+                            candidates.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+    };
+    for e in &mut r.top_events {
+        fix(List::Events, &mut e.name, &e.src);
+    }
+    for e in r
+        .wait_events
+        .foreground
+        .iter_mut()
+        .chain(r.wait_events.background.iter_mut())
+        .chain(r.wait_events.all.iter_mut())
+    {
+        fix(List::Events, &mut e.name, &e.src);
+    }
+    for h in &mut r.wait_histogram {
+        fix(List::Events, &mut h.event, &h.src);
+    }
+    for s in &mut r.activity_stats {
+        fix(List::Statistics, &mut s.name, &s.src);
+    }
+    r.warnings.extend(warnings);
 }
 
 /// 10g prints no host table and 8i/9i Statspack no CPU line: the CPU count
