@@ -18,6 +18,7 @@ pub mod num;
 pub mod registry;
 pub mod sar;
 pub mod segsizes;
+pub mod separators;
 pub mod sniff;
 mod stamp;
 pub mod statspack;
