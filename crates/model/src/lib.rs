@@ -121,6 +121,8 @@ pub enum Format {
     SegmentSizes,
     SarSolaris,
     SarHpux,
+    /// nmon spreadsheet output (`nmon -f`/`-F`), AIX and Linux.
+    Nmon,
 }
 
 impl Format {
@@ -136,6 +138,7 @@ impl Format {
             Format::SegmentSizes => "segment-sizes",
             Format::SarSolaris => "sar-solaris",
             Format::SarHpux => "sar-hpux",
+            Format::Nmon => "nmon",
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod error;
 pub mod iostat;
 pub mod limits;
 pub mod names;
+pub mod nmon;
 pub mod normalize;
 pub mod num;
 pub mod registry;
@@ -64,6 +65,7 @@ fn dispatch(path: &str, text: Cow<'_, str>, sniffed: Sniffed) -> Result<Document
         Sniffed::Statspack => statspack::parse(path, &text).map(|r| Document::Report(Box::new(r))),
         Sniffed::Iostat => iostat::parse(path, &text).map(|c| Document::Iostat(Box::new(c))),
         Sniffed::Sar => sar::parse(path, &text).map(|c| Document::Iostat(Box::new(c))),
+        Sniffed::Nmon => nmon::parse(path, &text).map(|c| Document::Iostat(Box::new(c))),
         Sniffed::Sysstat => sysstat::parse(path, &text).map(|s| Document::Sysstat(Box::new(s))),
         Sniffed::SegmentSizes => {
             segsizes::parse(path, &text).map(|s| Document::SegmentSizes(Box::new(s)))

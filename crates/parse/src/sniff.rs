@@ -13,6 +13,8 @@ pub enum Sniffed {
     Iostat,
     /// `sar` output with a device section (Linux sysstat, Solaris, HP-UX).
     Sar,
+    /// nmon spreadsheet output (AIX and Linux).
+    Nmon,
     /// A `v$sysstat` spool or a `name,value` CSV.
     Sysstat,
     /// A `dba_segments` CSV export.
@@ -77,6 +79,9 @@ pub fn sniff(text: &str) -> Sniffed {
     if awr_title {
         return Sniffed::AwrText;
     }
+    if crate::nmon::looks_like_nmon(head) {
+        return Sniffed::Nmon;
+    }
     if lower.contains("extended device statistics") {
         return Sniffed::Iostat;
     }
@@ -125,7 +130,7 @@ pub fn sniff(text: &str) -> Sniffed {
     }
     Sniffed::Unknown {
         reason:
-            "no AWR, Statspack, iostat, sar, sysstat or dba_segments signature in the first 64 KiB"
+            "no AWR, Statspack, iostat, sar, nmon, sysstat or dba_segments signature in the first 64 KiB"
                 .into(),
     }
 }

@@ -24,7 +24,7 @@ mod read;
 mod roles;
 mod summary;
 
-pub(crate) use layout::{Cell, Col, cell, column};
+pub(crate) use layout::{Cell, Col, Row, cell, column};
 pub use read::parse;
 pub(crate) use read::{Warnings, banner, check_last_report, read_row, slash_order};
 pub use roles::{RoleMap, apply_role_map, apply_roles, parse_roles};
