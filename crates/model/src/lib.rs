@@ -123,6 +123,7 @@ pub enum Format {
     SarHpux,
     /// nmon spreadsheet output (`nmon -f`/`-F`), AIX and Linux.
     Nmon,
+    SarAix,
 }
 
 impl Format {
@@ -139,6 +140,7 @@ impl Format {
             Format::SarSolaris => "sar-solaris",
             Format::SarHpux => "sar-hpux",
             Format::Nmon => "nmon",
+            Format::SarAix => "sar-aix",
         }
     }
 }
