@@ -124,6 +124,7 @@ pub enum Format {
     /// nmon spreadsheet output (`nmon -f`/`-F`), AIX and Linux.
     Nmon,
     SarAix,
+    IostatHpux,
 }
 
 impl Format {
@@ -141,6 +142,7 @@ impl Format {
             Format::SarHpux => "sar-hpux",
             Format::Nmon => "nmon",
             Format::SarAix => "sar-aix",
+            Format::IostatHpux => "iostat-hpux",
         }
     }
 }

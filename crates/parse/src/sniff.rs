@@ -85,6 +85,13 @@ pub fn sniff(text: &str) -> Sniffed {
     if lower.contains("extended device statistics") {
         return Sniffed::Iostat;
     }
+    // HP-UX `device bps sps msps`; Solaris without `-x`: `kps tps serv`.
+    if head.lines().take(400).any(|l| {
+        let t: Vec<&str> = l.split_whitespace().collect();
+        t == ["device", "bps", "sps", "msps"] || t.windows(3).any(|w| w == ["kps", "tps", "serv"])
+    }) {
+        return Sniffed::Iostat;
+    }
     let has_device_header = head.lines().take(400).any(|l| {
         let t = l.trim();
         // `iostat --pretty` and Solaris `-xn` print the device name last.

@@ -1,4 +1,5 @@
-//! iostat captures: Linux sysstat `iostat -x`/`-d` and Solaris `iostat -x`/`-xn`.
+//! iostat captures: Linux sysstat `iostat -x`/`-d`, Solaris `iostat -x`/`-xn`
+//! and plain `iostat` (`solaris_tty`), HP-UX `iostat` (`hpux`).
 //!
 //! Stage: parse. Input: the text of one capture. Output: an
 //! [`IostatCapture`] with device samples in common units (KB/s, ms, %), CPU
@@ -19,9 +20,11 @@
 //! The first report of each run is the average since boot: it is kept,
 //! flagged `since_boot`, and left out of the summaries.
 
+mod hpux;
 mod layout;
 mod read;
 mod roles;
+mod solaris_tty;
 mod summary;
 
 pub(crate) use layout::{Cell, Col, Row, cell, column};

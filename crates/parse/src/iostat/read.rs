@@ -140,6 +140,12 @@ impl State {
 
 /// Parses an iostat capture.
 pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
+    if super::hpux::matches(text) {
+        return super::hpux::parse(path, text);
+    }
+    if !text.contains("extended device statistics") && super::solaris_tty::matches(text) {
+        return super::solaris_tty::parse(path, text);
+    }
     let order = slash_order(text);
     let solaris = text.contains("extended device statistics");
     let section = if solaris {
