@@ -122,7 +122,7 @@ pub fn sniff(text: &str) -> Sniffed {
     if sar_like || text.contains("DEV       tps") || sar_dev() {
         return Sniffed::Sar;
     }
-    if looks_like_segment_csv(&lower) {
+    if looks_like_segment_csv(&lower) || crate::segsizes::looks_like_spool(head) {
         return Sniffed::SegmentSizes;
     }
     if looks_like_sysstat(&lower) {
