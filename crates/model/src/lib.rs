@@ -125,6 +125,7 @@ pub enum Format {
     Nmon,
     SarAix,
     IostatHpux,
+    IostatAix,
 }
 
 impl Format {
@@ -143,6 +144,7 @@ impl Format {
             Format::Nmon => "nmon",
             Format::SarAix => "sar-aix",
             Format::IostatHpux => "iostat-hpux",
+            Format::IostatAix => "iostat-aix",
         }
     }
 }

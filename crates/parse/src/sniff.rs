@@ -89,7 +89,8 @@ pub fn sniff(text: &str) -> Sniffed {
     if head.lines().take(400).any(|l| {
         let t: Vec<&str> = l.split_whitespace().collect();
         t == ["device", "bps", "sps", "msps"] || t.windows(3).any(|w| w == ["kps", "tps", "serv"])
-    }) {
+    }) || crate::iostat::is_aix_extended(head)
+    {
         return Sniffed::Iostat;
     }
     let has_device_header = head.lines().take(400).any(|l| {

@@ -1,7 +1,7 @@
 //! iostat layouts of other platforms, written for awrflash from the
-//! platforms' manual pages: HP-UX `iostat` (`device bps sps msps`) and
+//! platforms' manual pages: HP-UX `iostat` (`device bps sps msps`),
 //! Solaris `iostat` without `-x` (tty / disk / cpu, with and without
-//! `-T d`); and cuts of every length of each.
+//! `-T d`), AIX `iostat -D` and `-DlT`; and cuts of every length of each.
 
 #![allow(
     clippy::unwrap_used,
@@ -95,6 +95,8 @@ fn cuts_of_other_layouts_never_panic_and_name_the_file() {
         "hpux_iostat.txt",
         "solaris_plain_td.txt",
         "solaris_plain.txt",
+        "aix_iostat_D.txt",
+        "aix_iostat_DlT.txt",
     ] {
         let b = bytes(name);
         for end in 0..b.len() {
@@ -104,4 +106,44 @@ fn cuts_of_other_layouts_never_panic_and_name_the_file() {
             }
         }
     }
+}
+
+#[test]
+fn aix_iostat_d_blocks_and_dl_lines_give_the_same_samples() {
+    let d = capture("aix_iostat_D.txt");
+    let dl = capture("aix_iostat_DlT.txt");
+    for c in [&d, &dl] {
+        assert_eq!(c.source.format, Format::IostatAix);
+        assert_eq!(c.samples.len(), 4);
+        assert_eq!(c.samples.iter().filter(|s| s.since_boot).count(), 2);
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    }
+    let s = d
+        .samples
+        .iter()
+        .find(|s| s.device == "hdisk1" && !s.since_boot)
+        .unwrap();
+    assert_eq!(s.r_s, Some(5600.0));
+    assert_eq!(s.w_s, Some(400.0));
+    // Bytes per second with a 1024 suffix, in KB.
+    assert_eq!(s.rkb_s, Some(48.0 * 1024.0));
+    assert_eq!(s.util_pct, Some(71.5));
+    // Service time plus time in the wait queue.
+    assert_eq!(s.r_await_ms, Some(6.2 + 3.1));
+    assert_eq!(s.w_await_ms, Some(1.1 + 3.1));
+    assert_eq!(s.queue, Some(0.8));
+    let strip = |c: &IostatCapture| -> Vec<_> {
+        c.samples
+            .iter()
+            .map(|s| {
+                let mut s = s.clone();
+                s.src = Default::default();
+                s.time = None;
+                s
+            })
+            .collect()
+    };
+    assert_eq!(strip(&d), strip(&dl));
+    assert_eq!(dl.samples[2].time.as_deref(), Some("09:01:00"));
+    insta::assert_json_snapshot!("aix_iostat_d_summary", (&d.summary, &d.channel));
 }

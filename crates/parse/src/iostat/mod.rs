@@ -1,5 +1,6 @@
 //! iostat captures: Linux sysstat `iostat -x`/`-d`, Solaris `iostat -x`/`-xn`
-//! and plain `iostat` (`solaris_tty`), HP-UX `iostat` (`hpux`).
+//! and plain `iostat` (`solaris_tty`), HP-UX `iostat` (`hpux`),
+//! AIX `iostat -D`/`-Dl` (`aix`).
 //!
 //! Stage: parse. Input: the text of one capture. Output: an
 //! [`IostatCapture`] with device samples in common units (KB/s, ms, %), CPU
@@ -20,6 +21,7 @@
 //! The first report of each run is the average since boot: it is kept,
 //! flagged `since_boot`, and left out of the summaries.
 
+mod aix;
 mod hpux;
 mod layout;
 mod read;
@@ -27,6 +29,7 @@ mod roles;
 mod solaris_tty;
 mod summary;
 
+pub use aix::matches as is_aix_extended;
 pub(crate) use layout::{Cell, Col, Row, cell, column};
 pub use read::parse;
 pub(crate) use read::{Warnings, banner, check_last_report, read_row, slash_order};

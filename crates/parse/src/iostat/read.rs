@@ -140,6 +140,9 @@ impl State {
 
 /// Parses an iostat capture.
 pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
+    if super::aix::matches(text) {
+        return super::aix::parse(path, text);
+    }
     if super::hpux::matches(text) {
         return super::hpux::parse(path, text);
     }
