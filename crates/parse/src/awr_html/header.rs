@@ -39,6 +39,8 @@ pub fn header_table(v: &View<'_>, ctx: &mut Ctx, r: &mut DbReport) -> bool {
     if v.has_col("instance") && v.has_col("inst num") {
         h.instance = string(row, v.col(&["instance"]));
         h.instance_number = text(row, v.col(&["inst num"])).and_then(|s| s.trim().parse().ok());
+        h.system_data_hidden = string(row, v.col(&["system data visible"]))
+            .is_some_and(|s| s.eq_ignore_ascii_case("no"));
         return true;
     }
     if v.has_col("container db id") && v.has_col("container name") {
