@@ -1,12 +1,11 @@
 //! awrflash-extract: parsed inputs as tables.
 //!
 //! Stage: aggregation (beside the advisor; the only crate that uses polars).
-//! Input: parsed [`awrflash_model::Document`]s. Output: the databases of a
-//! run ([`group`]), per-interval metrics ([`snapshot_metrics`]), trend
+//! Input: parsed [`awrflash_model::Document`]s (grouped and ordered by the
+//! run layer, `awrflash-run`). Output: per-interval metrics ([`snapshot_metrics`]), trend
 //! statistics (peak, p95, whole window: [`summarize`]) and tidy polars
 //! DataFrames written as CSV or Parquet ([`build_tables`], [`write_tables`]).
 
-mod group;
 mod metrics;
 mod tables;
 mod trend;
@@ -14,8 +13,8 @@ mod write;
 
 use std::path::PathBuf;
 
-pub use group::{DbGroup, Grouped, group};
-pub use metrics::{DbKey, InstanceKey, SnapshotMetrics, snapshot_metrics};
+pub use awrflash_model::{DbKey, InstanceKey};
+pub use metrics::{SnapshotMetrics, snapshot_metrics};
 pub use polars;
 pub use tables::{TABLE_NAMES, Table, build_tables};
 pub use trend::{MetricSummary, TREND_METRICS, summarize, trend_frame};

@@ -11,11 +11,13 @@
 
 pub mod analysis;
 pub mod capture;
+pub mod dbkey;
 pub mod report;
 pub mod stats;
 
 pub use analysis::*;
 pub use capture::*;
+pub use dbkey::{DbKey, InstanceKey};
 pub use report::*;
 
 use serde::{Deserialize, Serialize};

@@ -207,6 +207,8 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         flash_cache: plan.flash_cache.clone(),
         series: series::points(&all),
         exhibits: exhibits(w, &plan, &iostat),
+        // Which auxiliary inputs fit the database is the run layer's call.
+        attachments: Vec::new(),
     };
     Ok(analysis)
 }
