@@ -22,8 +22,11 @@ fn short(h: &str) -> String {
     h.split('.').next().unwrap_or_default().to_ascii_lowercase()
 }
 
+/// Short host name of each input by path (`None` where it names none).
+type Hosts = BTreeMap<String, Option<String>>;
+
 /// `(analyses, host of each input by path)`, or `None` without the corpus.
-fn corpus_run() -> Option<(Vec<Value>, BTreeMap<String, Option<String>>)> {
+fn corpus_run() -> Option<(Vec<Value>, Hosts)> {
     let corpus = common::corpus()?;
     let dir = corpus.to_str().unwrap();
     let parsed = run(&["parse", dir, "-q"]);
@@ -83,6 +86,7 @@ fn no_capture_of_another_host_is_used_and_a_capture_of_another_time_is_refused_w
         }
     }
     eprintln!("{} databases, {aix} on AIX", analyses.len());
+    assert!(aix > 0, "the corpus holds AIX reports; none was analysed");
 
     // A capture whose time window misses every report (2021, no host to
     // match by) is refused everywhere, each time with the two windows.
@@ -96,10 +100,15 @@ fn no_capture_of_another_host_is_used_and_a_capture_of_another_time_is_refused_w
             seen += 1;
             let reason = x["reason"].as_str().unwrap();
             assert_eq!(x["attached"], false, "{reason}");
-            assert!(
-                reason.contains("its window 2021-09-26 03:35:19 to 2021-09-26 03:36:40 does not overlap the report window 20"),
-                "{reason}"
-            );
+            if a["database"]["begin_time"].is_null() {
+                // A report with no times (a 9i Statspack): nothing to compare.
+                assert!(reason.contains("the reports print no times"), "{reason}");
+            } else {
+                assert!(
+                    reason.contains("its window 2021-09-26 03:35:19 to 2021-09-26 03:36:40 does not overlap the report window 20"),
+                    "{reason}"
+                );
+            }
         }
     }
     if hosts.keys().any(|p| p.ends_with(late)) {

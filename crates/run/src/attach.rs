@@ -79,24 +79,24 @@ pub(crate) fn unused_reason(grouped: &Grouped, decisions: &[Vec<Attachment>], i:
         .filter_map(|d| d.get(i))
         .map(|a| a.reason.as_str())
         .collect();
-    if let [first, rest @ ..] = reasons.as_slice() {
-        if rest.iter().all(|r| r == first) {
-            return (*first).to_string();
-        }
+    if let [first, rest @ ..] = reasons.as_slice()
+        && rest.iter().all(|r| r == first)
+    {
+        return (*first).to_string();
     }
     let Some(facts) = grouped.aux.get(i).map(aux_facts) else {
         return String::new();
     };
     let dbs: Vec<DbFacts> = grouped.groups.iter().map(db_facts).collect();
-    if let Some(h) = &facts.host {
-        if !dbs.iter().any(|d| d.hosts.contains(h)) {
-            return format!("host {h} is the host of no database of the run");
-        }
+    if let Some(h) = &facts.host
+        && !dbs.iter().any(|d| d.hosts.contains(h))
+    {
+        return format!("host {h} is the host of no database of the run");
     }
-    if let Some(aw) = &facts.window {
-        if !dbs.iter().flat_map(|d| &d.windows).any(|w| w.overlaps(aw)) {
-            return format!("its window {aw} overlaps no report of the run");
-        }
+    if let Some(aw) = &facts.window
+        && !dbs.iter().flat_map(|d| &d.windows).any(|w| w.overlaps(aw))
+    {
+        return format!("its window {aw} overlaps no report of the run");
     }
     "no database of the run fits both its host and its time window".into()
 }
@@ -145,10 +145,10 @@ fn db_facts(g: &DbGroup) -> DbFacts {
         let Document::Report(r) = d else {
             continue;
         };
-        if let Some(h) = r.header.host.as_deref().and_then(short_host) {
-            if !facts.hosts.contains(&h) {
-                facts.hosts.push(h);
-            }
+        if let Some(h) = r.header.host.as_deref().and_then(short_host)
+            && !facts.hosts.contains(&h)
+        {
+            facts.hosts.push(h);
         }
         if let Some(w) = report_window(r) {
             facts.windows.push(w);
