@@ -14,6 +14,7 @@ pub mod capture;
 pub mod dbkey;
 pub mod report;
 pub mod stats;
+pub mod time;
 
 pub use analysis::*;
 pub use capture::*;
