@@ -302,6 +302,50 @@ fn a_capture_of_another_day_is_not_used_and_says_why() {
 }
 
 #[test]
+fn a_report_with_no_identity_is_named_by_its_file_and_says_so() {
+    let root = common::root();
+    // The sample with its DB Name and DB Id cells blank, as a service that
+    // hides system data prints them.
+    let text = std::fs::read_to_string(root.join("fixtures/sample/awr_19c_sample.html"))
+        .unwrap()
+        .replace(
+            "<td scope=\"row\" class='awrc'>SAMPLEDB</td><td align=\"right\" class='awrc'>1234567890</td>",
+            "<td scope=\"row\" class='awrc'></td><td align=\"right\" class='awrc'></td>",
+        );
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("hidden.html");
+    std::fs::write(&input, text).unwrap();
+    let out_dir = dir.path().join("out/");
+    let o = run(&[
+        "analyze",
+        input.to_str().unwrap(),
+        "-o",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let err = stderr(&o);
+    let shown = input.display().to_string();
+    assert!(
+        err.contains(&format!(
+            "{shown}: the report shows no DB name or DBID (identity not shown by the service)"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "identity not shown by the service ({shown}, snapshots 4410-4411): 1 report"
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("unknown"), "{err}");
+    assert!(
+        out_dir
+            .join("unnamed_hidden.html__snapshots_4410-4411.html")
+            .is_file()
+    );
+}
+
+#[test]
 fn a_begin_and_an_end_sysstat_file_are_judged_by_their_deltas() {
     let root = common::root();
     let file = |p: &str| root.join(p).to_str().unwrap().to_string();

@@ -13,7 +13,6 @@ mod write;
 
 use std::path::PathBuf;
 
-pub use awrflash_model::{DbKey, InstanceKey};
 pub use metrics::{SnapshotMetrics, snapshot_metrics};
 pub use polars;
 pub use tables::{TABLE_NAMES, Table, build_tables};
