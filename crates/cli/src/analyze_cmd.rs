@@ -5,14 +5,12 @@ use std::fs;
 use std::io::{self, Write};
 
 use anyhow::{Context, Result};
-use awrflash_extract::SnapshotMetrics;
-use awrflash_model::{Analysis, DbKey, Document, Severity};
+use awrflash_model::{Analysis, DbKey, Severity};
 use awrflash_run::output::{self, OutFormat as Out, Page, Target, Written};
 use awrflash_run::{Database, Databases};
 
 use crate::args::{AdvisorArgs, AnalyzeArgs, FailOn, OutFormat};
 use crate::load::{self, plural};
-use crate::trend;
 use crate::ui::Ui;
 
 /// One database's result.
@@ -20,7 +18,6 @@ struct DbResult {
     key: DbKey,
     reports: usize,
     analysis: Analysis,
-    metrics: Vec<SnapshotMetrics>,
 }
 
 pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
@@ -45,22 +42,13 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
     Ok(exit_for_findings(&results, args.fail_on))
 }
 
-/// What `analyze` keeps of a database once the advisor is done: the trend
-/// block's metrics, not the parsed reports.
+/// What `analyze` keeps of a database once the advisor is done: its key,
+/// report count and analysis, not the parsed reports.
 fn keep(db: &Database, analysis: Analysis) -> DbResult {
-    let metrics = db
-        .reports
-        .iter()
-        .filter_map(|d| match d {
-            Document::Report(r) => Some(awrflash_extract::snapshot_metrics(r)),
-            _ => None,
-        })
-        .collect();
     DbResult {
         key: db.key.clone(),
         reports: db.reports.len(),
         analysis,
-        metrics,
     }
 }
 
@@ -126,30 +114,16 @@ fn advisor_options(a: &AdvisorArgs) -> Result<awrflash_rules::Options> {
     })
 }
 
-fn render(r: &DbResult, format: Out, color: bool) -> Result<String> {
-    let mut s = output::render(&r.analysis, format, color);
-    if r.metrics.len() > 1 {
-        match format {
-            Out::Md => s.push_str(&trend::markdown(&r.metrics)?),
-            Out::Text => s.push_str(&trend::text(&r.metrics)?),
-            Out::Html | Out::Json => {}
-        }
-    }
-    Ok(s)
-}
-
 fn write_output(target: &Target, results: &[DbResult], ui: &Ui) -> Result<()> {
     let color = matches!(target, Target::Stdout(_)) && ui.color;
-    let pages = results
+    let pages: Vec<Page> = results
         .iter()
-        .map(|r| {
-            Ok(Page {
-                key: &r.key,
-                analysis: &r.analysis,
-                text: render(r, target.format(), color)?,
-            })
+        .map(|r| Page {
+            key: &r.key,
+            analysis: &r.analysis,
+            text: output::render(&r.analysis, target.format(), color),
         })
-        .collect::<Result<Vec<_>>>()?;
+        .collect();
     if let Target::Stdout(format) = target {
         let stdout = io::stdout();
         let mut out = io::BufWriter::new(stdout.lock());
@@ -211,7 +185,6 @@ mod tests {
                     .collect(),
                 ..Default::default()
             },
-            metrics: Vec::new(),
         }
     }
 

@@ -11,7 +11,6 @@ mod extract_cmd;
 mod gen_cmd;
 mod load;
 mod parse_cmd;
-mod trend;
 mod ui;
 
 use std::io::{self, Write};

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::RulesError;
 
-const BUILTIN: &str = include_str!("../../../rules/devices.toml");
+const BUILTIN: &str = include_str!("../catalogue/devices.toml");
 
 /// The default flash device of a projection: the seed's measured module.
 pub const DEFAULT_FLASH: &str = "f5100-fmod";

@@ -18,7 +18,6 @@ pub mod projection;
 pub mod segments;
 mod series;
 pub mod util;
-pub mod workload;
 
 use awrflash_model::{
     Analysis, DbIdentity, DbReport, Document, EvidenceSrc, Exhibits, IostatCapture, SegmentSizes,
@@ -27,7 +26,7 @@ use awrflash_model::{
 use serde::Serialize;
 
 use crate::util::{f0, f1};
-use crate::workload::{Num, Workload};
+use awrflash_facts::IntervalFacts;
 
 /// Schema version of the JSON `Analysis` this crate produces.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -119,14 +118,22 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
             }
         }
     }
-    let mut all: Vec<Workload> = if reports.is_empty() {
-        vec![Workload::new(&empty)]
+    let mut all: Vec<IntervalFacts> = if reports.is_empty() {
+        vec![IntervalFacts::new(&empty)]
     } else {
-        reports.iter().map(|r| Workload::new(r)).collect()
+        reports.iter().map(|r| IntervalFacts::new(r)).collect()
     };
-    let primary = peak_index(&all);
+    // Time order, so an index into `all` is an index into `Analysis.series`.
+    all.sort_by(|a, b| {
+        let (ha, hb) = (&a.report.header, &b.report.header);
+        ha.begin_time
+            .cmp(&hb.begin_time)
+            .then(ha.begin_snap.cmp(&hb.begin_snap))
+            .then(a.path.cmp(&b.path))
+    });
+    let primary = awrflash_facts::peak_interval(&all).unwrap_or(0);
     if let Some(w) = all.get_mut(primary) {
-        fill_from_iostat(w, &iostat);
+        w.fill_from_iostat(&iostat);
     }
     let Some(w) = all.get(primary) else {
         return Err(RulesError::Config("no workload".into()));
@@ -187,7 +194,7 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
                 "Not enough load: {} s of DB time over {} s elapsed ({} average active sessions), so no flash advice is given for this interval.",
                 f1(w.db_time()),
                 f0(w.elapsed()),
-                workload::round(aas)
+                awrflash_facts::round(aas)
             ),
             gain_pct_low: 0.0,
             gain_pct_high: 0.0,
@@ -206,69 +213,17 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         segments_to_move: plan.ranked.list.clone(),
         flash_cache: plan.flash_cache.clone(),
         series: series::points(&all),
+        peak_interval: (all.len() > 1).then_some(primary),
+        trend: if all.len() > 1 {
+            awrflash_facts::trend(&all)
+        } else {
+            Vec::new()
+        },
         exhibits: exhibits(w, &plan, &iostat),
         // Which auxiliary inputs fit the database is the run layer's call.
         attachments: Vec::new(),
     };
     Ok(analysis)
-}
-
-/// Host CPU and channel MB/s from iostat captures where the report has
-/// none (a Statspack report has no IO Profile; some reports lack Host CPU).
-fn fill_from_iostat(w: &mut Workload, iostat: &[&IostatCapture]) {
-    for c in iostat {
-        let path = c.source.path.clone();
-        let at = |r: &awrflash_model::SourceRef| EvidenceSrc {
-            path: path.clone(),
-            section: r.section.clone(),
-            line: r.line,
-        };
-        if w.host_busy_pct.is_none() {
-            let live: Vec<_> = c
-                .cpu
-                .iter()
-                .filter(|s| !s.since_boot)
-                .filter_map(|s| s.idle_pct.map(|i| (100.0 - i, &s.src)))
-                .collect();
-            if let Some((_, src)) = live.first() {
-                let mean = live.iter().map(|x| x.0).sum::<f64>() / live.len() as f64;
-                w.host_busy_pct = Some(Num {
-                    value: mean.clamp(0.0, 100.0),
-                    src: Some(at(src)),
-                    derived: Some("iostat avg-cpu: mean of 100 - %idle over the intervals".into()),
-                });
-            }
-        }
-        if w.io_mb_s.is_none() && c.channel.mb_s_mean > 0.0 {
-            let first = c
-                .samples
-                .iter()
-                .find(|s| c.channel.devices.contains(&s.device) && !s.since_boot);
-            w.io_mb_s = Some(Num {
-                value: c.channel.mb_s_mean,
-                src: first.map(|s| at(&s.src)),
-                derived: Some(format!(
-                    "iostat: mean MB/s summed over {} devices (volumes and partitions left out)",
-                    c.channel.devices.len()
-                )),
-            });
-        }
-    }
-}
-
-/// The report interval with the highest load (DB time per second); the
-/// first on ties.
-fn peak_index(all: &[Workload]) -> usize {
-    let mut best = 0usize;
-    let mut best_v = f64::NEG_INFINITY;
-    for (i, w) in all.iter().enumerate() {
-        let v = workload::ratio(w.db_time(), w.elapsed());
-        if v > best_v {
-            best_v = v;
-            best = i;
-        }
-    }
-    best
 }
 
 fn flash_cache_decision(
@@ -294,7 +249,7 @@ fn threshold(rules: &[catalogue::RuleFile], id: &str, name: &str) -> Option<f64>
         .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
 }
 
-fn verdict(w: &Workload, plan: &projection::Plan, rules: &[catalogue::RuleFile]) -> Verdict {
+fn verdict(w: &IntervalFacts, plan: &projection::Plan, rules: &[catalogue::RuleFile]) -> Verdict {
     if w.db_time() <= 0.0 || w.events.is_empty() {
         return Verdict {
             summary: "Not enough data: the input has no DB time or no wait events, so no projection was made.".into(),
@@ -321,8 +276,8 @@ fn verdict(w: &Workload, plan: &projection::Plan, rules: &[catalogue::RuleFile])
         };
     };
     let p = &best.projection;
-    let lo = workload::round((1.0 - p.response_ratio_high) * 100.0);
-    let hi = workload::round((1.0 - p.response_ratio_low) * 100.0);
+    let lo = awrflash_facts::round((1.0 - p.response_ratio_high) * 100.0);
+    let hi = awrflash_facts::round((1.0 - p.response_ratio_low) * 100.0);
     let bound = if io_share < io_min {
         "io-share".to_string()
     } else {
@@ -406,7 +361,7 @@ fn verdict(w: &Workload, plan: &projection::Plan, rules: &[catalogue::RuleFile])
     }
 }
 
-fn identity(w: &Workload, all: &[Workload]) -> DbIdentity {
+fn identity(w: &IntervalFacts, all: &[IntervalFacts]) -> DbIdentity {
     let h = &w.report.header;
     let mut instances: Vec<String> = all
         .iter()
@@ -432,33 +387,9 @@ fn identity(w: &Workload, all: &[Workload]) -> DbIdentity {
     }
 }
 
-const KEY_HISTOGRAMS: &[&str] = &[
-    "db file sequential read",
-    "db file scattered read",
-    "db file parallel read",
-    "direct path read",
-    "cell single block physical read",
-    "log file sync",
-    "log file parallel write",
-    "db file parallel write",
-    "free buffer waits",
-    "db flash cache single block physical read",
-];
-
-fn exhibits(w: &Workload, plan: &projection::Plan, iostat: &[&IostatCapture]) -> Exhibits {
+fn exhibits(w: &IntervalFacts, plan: &projection::Plan, iostat: &[&IostatCapture]) -> Exhibits {
     let r = w.report;
-    let mut histograms: Vec<_> = r
-        .wait_histogram
-        .iter()
-        .filter(|h| {
-            KEY_HISTOGRAMS
-                .iter()
-                .any(|k| h.event.eq_ignore_ascii_case(k))
-        })
-        .cloned()
-        .collect();
-    histograms.sort_by(|a, b| a.event.cmp(&b.event).then(a.src.line.cmp(&b.src.line)));
-    histograms.dedup_by(|a, b| a.event.eq_ignore_ascii_case(&b.event));
+    let histograms = w.key_histograms();
     let mut tablespaces = r.tablespace_io.clone();
     tablespaces.sort_by(|a, b| {
         let ia = a.reads.unwrap_or(0.0) + a.writes.unwrap_or(0.0);
@@ -467,15 +398,8 @@ fn exhibits(w: &Workload, plan: &projection::Plan, iostat: &[&IostatCapture]) ->
     });
     tablespaces.truncate(20);
     let mut redo = Vec::new();
-    if let Some(b) = &w.redo_bytes_s {
-        redo.push(
-            Num {
-                value: b.value / 1_048_576.0,
-                src: b.src.clone(),
-                derived: Some("redo size per second / 1048576".into()),
-            }
-            .evidence("redo MB/s", "MB/s"),
-        );
+    if let Some(n) = w.redo_mb_s() {
+        redo.push(n.evidence("redo MB/s", "MB/s"));
     }
     if let Some(n) = &w.redo_writes_s {
         redo.push(n.evidence("redo writes per second", "writes/s"));
@@ -503,7 +427,7 @@ fn exhibits(w: &Workload, plan: &projection::Plan, iostat: &[&IostatCapture]) ->
         {
             flash_cache_stats.push(awrflash_model::Evidence {
                 label: s.name.clone(),
-                value: workload::round(v),
+                value: awrflash_facts::round(v),
                 unit: if s.total.is_some() {
                     "total"
                 } else {

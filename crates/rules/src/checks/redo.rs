@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::{Check, Ctx, Hit, derived};
 use crate::util::{f0, f1, f2};
-use crate::workload::{Ev, Workload, ratio};
+use awrflash_facts::{Ev, IntervalFacts, ratio};
 
 /// What to do with the redo logs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,7 +46,7 @@ pub struct RedoStorage {
 
 /// The thresholds AF050/AF051 use, for callers outside the registry
 /// (calibration); read from `rules/AF050.toml`.
-pub fn redo_advice(w: &Workload) -> Option<RedoAdvice> {
+pub fn redo_advice(w: &IntervalFacts) -> Option<RedoAdvice> {
     let rule = crate::catalogue::load()
         .ok()?
         .into_iter()
@@ -64,7 +64,7 @@ struct Assessment<'a> {
 }
 
 impl RedoStorage {
-    fn lfs_rank(w: &Workload) -> Option<usize> {
+    fn lfs_rank(w: &IntervalFacts) -> Option<usize> {
         let mut evs: Vec<(&str, f64)> = w
             .events
             .iter()
@@ -83,7 +83,7 @@ impl RedoStorage {
             .map(|i| i + 1)
     }
 
-    fn assess<'a>(&self, w: &'a Workload) -> Option<Assessment<'a>> {
+    fn assess<'a>(&self, w: &'a IntervalFacts) -> Option<Assessment<'a>> {
         let lfs = w.event("log file sync")?;
         let rank = Self::lfs_rank(w);
         let significant = lfs.pct_db_time >= self.lfs_share_pct_min
@@ -146,7 +146,7 @@ impl RedoStorage {
     }
 }
 
-fn redo_evidence(mut h: Hit, w: &Workload, a: &Assessment) -> Hit {
+fn redo_evidence(mut h: Hit, w: &IntervalFacts, a: &Assessment) -> Hit {
     h = h
         .ev(a.lfs.pct_num().evidence("log file sync % DB time", "%"))
         .ev(a.lfs.avg_num().evidence("log file sync avg wait", "ms"));
@@ -158,7 +158,7 @@ fn redo_evidence(mut h: Hit, w: &Workload, a: &Assessment) -> Hit {
     if let Some(b) = &w.redo_bytes_s {
         h = h.ev(awrflash_model::Evidence {
             label: "redo MB/s".into(),
-            value: crate::workload::round(b.value / 1_048_576.0),
+            value: awrflash_facts::round(b.value / 1_048_576.0),
             unit: "MB/s".into(),
             src: b.src.clone(),
             derived_from: Some("redo size per second / 1048576".into()),
