@@ -218,14 +218,14 @@ pub(crate) fn decide(db: &DbFacts, aux: &AuxFacts, databases: usize) -> (bool, S
                 (
                     true,
                     format!(
-                        "the only database of the run; host and time window could not be checked ({no_host}, {missing})"
+                        "the only database of the run; host and time window could not be checked: {no_host}, {missing}"
                     ),
                 )
             } else {
                 (
                     false,
                     format!(
-                        "cannot tell which of the {databases} databases of the run it belongs to ({no_host}, {missing})"
+                        "cannot tell which of the {databases} databases of the run it belongs to: {no_host}, {missing}"
                     ),
                 )
             }
