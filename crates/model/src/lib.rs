@@ -11,11 +11,14 @@
 
 pub mod analysis;
 pub mod capture;
+pub mod dbkey;
 pub mod report;
 pub mod stats;
+pub mod time;
 
 pub use analysis::*;
 pub use capture::*;
+pub use dbkey::{DbKey, InstanceKey};
 pub use report::*;
 
 use serde::{Deserialize, Serialize};

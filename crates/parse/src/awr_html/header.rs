@@ -155,18 +155,7 @@ pub fn iso_time(s: &str) -> Option<String> {
 
 /// Seconds since 1970 of an ISO time written by [`iso_time`].
 fn epoch(iso: &str) -> Option<i64> {
-    let n = |a: usize, b: usize| iso.get(a..b).and_then(|x| x.parse::<i64>().ok());
-    let (y, m, d) = (n(0, 4)?, n(5, 7)?, n(8, 10)?);
-    let (hh, mm, ss) = (n(11, 13)?, n(14, 16)?, n(17, 19)?);
-    // Days from civil (Howard Hinnant's algorithm).
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some(days * 86_400 + hh * 3600 + mm * 60 + ss)
+    awrflash_model::time::iso_seconds(iso)
 }
 
 /// Single-instance "Cache Sizes": label/begin/end pairs in two column groups.
