@@ -1,23 +1,23 @@
-//! `awrflash compare`: before and after inputs -> databases on both sides
-//! -> one comparison per database -> reports.
+//! `awrflash compare`: before and after inputs -> the run layer's databases
+//! on each side -> one comparison per database found on both -> reports.
 
 use std::fs;
 use std::io::{self, Write};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use awrflash_compare::{Options, Side, WindowChoice};
-use awrflash_extract::{DbGroup, DbKey, Grouped};
-use awrflash_model::{Comparison, Document};
+use awrflash_model::{Comparison, DbKey, DbReport, Document};
+use awrflash_run::output::{self, OutFormat as Out, Target};
+use awrflash_run::{Database, Databases};
 
-use crate::analyze_cmd::{
-    Target, advisor_options, apply_roles, pair_sysstat_files, target, write_file,
-};
-use crate::args::{CompareArgs, OutFormat, WindowArg};
+use crate::analyze_cmd::{advisor_options, out_format};
+use crate::args::{CompareArgs, WindowArg};
 use crate::load::{self, plural};
 use crate::ui::Ui;
 
 pub fn run(args: &CompareArgs, ui: &Ui) -> Result<u8> {
-    let target = target(args.output.as_deref(), args.format);
+    let target = output::target(args.output.as_deref(), args.format.map(out_format));
     let opts = Options {
         advisor: advisor_options(&args.advisor)?,
         window: match args.window {
@@ -28,20 +28,21 @@ pub fn run(args: &CompareArgs, ui: &Ui) -> Result<u8> {
     };
     let before = side(&args.before, "before", args, ui)?;
     let after = side(&args.after, "after", args, ui)?;
-    let groups = |g: &Grouped| -> Vec<(DbKey, DbGroup)> {
-        g.groups
+    let keyed = |d: &Databases| -> Vec<(DbKey, Database)> {
+        d.databases
             .iter()
-            .map(|d| (d.key.clone(), d.clone()))
+            .filter(|db| !db.reports.is_empty())
+            .map(|db| (db.key.clone(), db.clone()))
             .collect()
     };
-    let paired = awrflash_compare::pair(groups(&before), groups(&after));
-    let labels = |g: &Grouped| {
-        g.groups
+    let labels = |d: &Databases| {
+        d.databases
             .iter()
-            .map(|d| d.key.label())
+            .map(|db| db.key.label())
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let paired = awrflash_compare::pair(keyed(&before), keyed(&after));
     if paired.pairs.is_empty() {
         bail!(
             "the before and after inputs hold different databases (before: {}; after: {}): compare matches reports by DBID and instance",
@@ -61,23 +62,18 @@ pub fn run(args: &CompareArgs, ui: &Ui) -> Result<u8> {
             k.label()
         ));
     }
-    if let (Target::File(path, _), true) = (&target, paired.pairs.len() > 1) {
-        bail!(
-            "both sides hold {} databases; write one file per database with -o {}/",
-            paired.pairs.len(),
-            path.with_extension("").display()
-        );
-    }
+    let keys: Vec<&DbKey> = paired.pairs.iter().map(|p| &p.0).collect();
+    output::check(&target, &keys)?;
     let mut results = Vec::new();
     for (key, b, a) in &paired.pairs {
         let c = awrflash_compare::compare(
             &Side {
                 reports: reports(b),
-                aux: before.aux_for(b),
+                aux: b.aux.iter().collect(),
             },
             &Side {
                 reports: reports(a),
-                aux: after.aux_for(a),
+                aux: a.aux.iter().collect(),
             },
             &opts,
         )
@@ -99,20 +95,16 @@ pub fn run(args: &CompareArgs, ui: &Ui) -> Result<u8> {
     Ok(0)
 }
 
-/// One side's inputs, loaded, reported and grouped by database.
-fn side(inputs: &[std::path::PathBuf], name: &str, args: &CompareArgs, ui: &Ui) -> Result<Grouped> {
+/// One side's inputs, loaded, reported and sorted into databases.
+fn side(inputs: &[PathBuf], name: &str, args: &CompareArgs, ui: &Ui) -> Result<Databases> {
     ui.note(&format!("{name}:"));
-    let mut g = load::load_grouped(inputs, ui).with_context(|| format!("the {name} inputs"))?;
-    if let Some(path) = &args.advisor.roles {
-        apply_roles(&mut g.aux, path)?;
-    }
-    pair_sysstat_files(&mut g.aux);
-    Ok(g)
+    load::load_databases(inputs, args.advisor.roles.as_deref(), ui)
+        .with_context(|| format!("the {name} inputs"))
 }
 
-/// The reports of a database group.
-fn reports(g: &DbGroup) -> Vec<&awrflash_model::DbReport> {
-    g.reports
+/// The reports of a database.
+fn reports(db: &Database) -> Vec<&DbReport> {
+    db.reports
         .iter()
         .filter_map(|d| match d {
             Document::Report(r) => Some(r.as_ref()),
@@ -121,14 +113,18 @@ fn reports(g: &DbGroup) -> Vec<&awrflash_model::DbReport> {
         .collect()
 }
 
-fn render(c: &Comparison, format: OutFormat, color: bool) -> String {
+fn render(c: &Comparison, format: Out, color: bool) -> String {
     use awrflash_report::compare;
     match format {
-        OutFormat::Html => compare::html(c),
-        OutFormat::Json => compare::json(c),
-        OutFormat::Md => compare::markdown(c),
-        OutFormat::Text => compare::text(c, color),
+        Out::Html => compare::html(c),
+        Out::Json => compare::json(c),
+        Out::Md => compare::markdown(c),
+        Out::Text => compare::text(c, color),
     }
+}
+
+fn write_file(path: &std::path::Path, text: &str) -> Result<()> {
+    fs::write(path, text).with_context(|| format!("{}: cannot write", path.display()))
 }
 
 fn write_output(target: &Target, results: &[(DbKey, Comparison)], ui: &Ui) -> Result<()> {
@@ -138,11 +134,7 @@ fn write_output(target: &Target, results: &[(DbKey, Comparison)], ui: &Ui) -> Re
             let mut out = io::BufWriter::new(stdout.lock());
             match (format, results) {
                 (_, [(_, one)]) => out.write_all(render(one, *format, ui.color).as_bytes())?,
-                (OutFormat::Html, _) => bail!(
-                    "both sides hold {} databases; HTML is one page per database: use -o DIR/",
-                    results.len()
-                ),
-                (OutFormat::Json, _) => {
+                (Out::Json, _) => {
                     let docs: Vec<String> = results
                         .iter()
                         .map(|(_, c)| render(c, *format, false))
