@@ -301,6 +301,16 @@ pub struct InputView {
     pub kind: String,
 }
 
+/// An auxiliary input of the run and whether this database used it.
+#[derive(Debug, Clone)]
+pub struct AttachmentView {
+    pub path: String,
+    pub format: String,
+    /// `yes` or `no`.
+    pub used: String,
+    pub reason: String,
+}
+
 /// Findings by severity.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Counts {
@@ -320,6 +330,7 @@ pub struct View {
     pub best_option: Option<String>,
     pub identity: Vec<(String, String)>,
     pub inputs: Vec<InputView>,
+    pub attachments: Vec<AttachmentView>,
     pub options: Vec<OptionView>,
     pub breakdown: Vec<BreakdownRow>,
     pub breakdown_after_title: Option<String>,
@@ -604,6 +615,16 @@ pub fn build(a: &Analysis) -> View {
                 awrflash_model::ReportKind::RacGlobal => "rac-global".into(),
                 awrflash_model::ReportKind::Pdb => "pdb".into(),
             }),
+        })
+        .collect();
+    let attachments = a
+        .attachments
+        .iter()
+        .map(|x| AttachmentView {
+            path: x.path.clone(),
+            format: x.format.as_str().to_string(),
+            used: if x.attached { "yes" } else { "no" }.into(),
+            reason: x.reason.clone(),
         })
         .collect();
 
@@ -1033,6 +1054,7 @@ pub fn build(a: &Analysis) -> View {
         db_label,
         identity,
         inputs,
+        attachments,
         options,
         breakdown,
         breakdown_after_title,
