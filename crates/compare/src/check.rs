@@ -411,7 +411,7 @@ pub fn check(
         measured_gain_pct: gain,
         error_pct_points: error,
         within_range: within,
-        projected_bound: p.bound.clone(),
+        projected_bound: p.bound,
         verdict,
         reasons,
     })

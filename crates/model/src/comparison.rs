@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{DbIdentity, EvidenceSrc};
+use crate::{Bound, DbIdentity, EvidenceSrc};
 
 /// The comparison of a before and an after window of one database.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -179,7 +179,7 @@ pub struct ProjectionCheck {
     pub error_pct_points: f64,
     pub within_range: bool,
     /// The bound the projection named (`cpu`, `channel`, `none`, ...).
-    pub projected_bound: String,
+    pub projected_bound: Bound,
     pub verdict: String,
     /// Likely reasons when the measured result is off the projection.
     pub reasons: Vec<String>,

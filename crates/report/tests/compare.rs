@@ -133,7 +133,7 @@ fn comparison(bad: &str) -> Comparison {
             measured_gain_pct: 40.0,
             error_pct_points: 5.0,
             within_range: false,
-            projected_bound: "none".into(),
+            projected_bound: awrflash_model::Bound::None,
             verdict: "Measured: DB time per transaction fell 40%.".into(),
             reasons: vec![format!(
                 "db file sequential read{bad} is faster than the profile"

@@ -312,7 +312,7 @@ pub fn build(c: &Comparison) -> CompareView {
         ]);
         t.rows.push(vec![
             Cell::from("Bound named by the projection"),
-            Cell::from(&p.projected_bound),
+            Cell::from(p.projected_bound.as_str()),
         ]);
         CheckView {
             verdict: p.verdict.clone(),
