@@ -7,8 +7,8 @@
 
 use std::fmt;
 
-use awrflash_facts::{IntervalFacts, MB, Num};
-use awrflash_model::{DbReport, ReportKind, SnapshotPoint};
+use awrflash_facts::{IntervalFacts, Num};
+use awrflash_model::{DbReport, ReportKind};
 
 /// Which instance(s) a report covers.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -164,25 +164,6 @@ impl SnapshotMetrics {
     pub fn total_mb_s(&self) -> Option<f64> {
         sum_some(self.read_mb_s, self.write_mb_s)
     }
-
-    /// The point the advisor's `Analysis.series` holds (absent figures as 0).
-    pub fn to_point(&self) -> SnapshotPoint {
-        SnapshotPoint {
-            begin_time: self.begin_time.clone(),
-            end_time: self.end_time.clone(),
-            begin_snap: self.begin_snap,
-            end_snap: self.end_snap,
-            elapsed_s: self.elapsed_s.unwrap_or(0.0),
-            db_time_s: self.db_time_s.unwrap_or(0.0),
-            db_cpu_s: self.db_cpu_s.unwrap_or(0.0),
-            read_iops: self.read_iops.unwrap_or(0.0),
-            write_iops: self.write_iops.unwrap_or(0.0),
-            read_mb_s: self.read_mb_s.unwrap_or(0.0),
-            write_mb_s: self.write_mb_s.unwrap_or(0.0),
-            redo_mb_s: self.redo_mb_s.unwrap_or(0.0),
-            path: self.path.clone(),
-        }
-    }
 }
 
 fn per_elapsed(v: Option<f64>, elapsed: Option<f64>) -> Option<f64> {
@@ -257,6 +238,7 @@ pub fn from_facts(f: &IntervalFacts) -> SnapshotMetrics {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use awrflash_facts::MB;
     use awrflash_model::{ActivityStat, Header, LoadProfileRow, Source, WaitEvent};
 
     fn lp(name: &str, per_second: f64) -> LoadProfileRow {

@@ -530,7 +530,9 @@ impl<'a> IntervalFacts<'a> {
         )
     }
 
-    /// DB time split into the projection model's components.
+    /// DB time split into the projection model's components; they add up
+    /// to DB time (scaled down when the sections they come from add up to
+    /// more).
     pub fn breakdown(&self) -> DbTimeBreakdown {
         let mut b = DbTimeBreakdown {
             cpu_s: self.db_cpu_s.as_ref().map(|n| n.value).unwrap_or(0.0),
@@ -549,7 +551,27 @@ impl<'a> IntervalFacts<'a> {
             + b.write_wait_s
             + b.commit_s
             + b.flash_cache_read_s;
-        b.other_s = (self.db_time() - known).max(0.0);
+        let db = self.db_time();
+        if known > db && db > 0.0 {
+            // CPU and waits read from different sections can add up to more
+            // than DB time (a PDB report's wait events are the container's,
+            // rounding in old releases). The breakdown is a split of DB time,
+            // so every component keeps its share and the whole is DB time:
+            // the chart, the options table and the I/O share then agree.
+            let f = db / known;
+            for x in [
+                &mut b.cpu_s,
+                &mut b.single_block_read_s,
+                &mut b.multiblock_read_s,
+                &mut b.temp_io_s,
+                &mut b.write_wait_s,
+                &mut b.commit_s,
+                &mut b.flash_cache_read_s,
+            ] {
+                *x *= f;
+            }
+        }
+        b.other_s = (db - known).max(0.0);
         b
     }
 

@@ -17,12 +17,14 @@ pub mod histogram;
 mod interval;
 mod num;
 mod size;
+mod trend;
 
 pub use classes::*;
 pub use histogram::Distribution;
 pub use interval::{Ev, IntervalFacts, KEY_HISTOGRAMS};
 pub use num::{Num, ratio, round};
 pub use size::parse_size;
+pub use trend::{TREND_METRICS, peak_interval, trend};
 
 /// Bytes in a megabyte (MB/s figures are per 1,048,576 bytes).
 pub const MB: f64 = 1_048_576.0;

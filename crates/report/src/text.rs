@@ -577,7 +577,16 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
             "File",
         ];
         table(o, INDENT, &t);
-        let _ = writeln!(o, "{INDENT}* peak DB time");
+        let _ = writeln!(o, "{INDENT}* peak interval (highest DB time per second)");
+        if !v.trend.is_empty() {
+            let _ = writeln!(o);
+            para(
+                o,
+                INDENT,
+                "Trend: whole window (elapsed-weighted), p95 (nearest rank) and peak.",
+            );
+            table(o, INDENT, &tables::trend(v));
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::RulesError;
 
-const BUILTIN: &str = include_str!("../../../rules/devices.toml");
+const BUILTIN: &str = include_str!("../catalogue/devices.toml");
 
 /// The default target device of a projection: an all-flash array over FC or
 /// iSCSI, the class a DBA buying storage today compares against. The seed

@@ -155,6 +155,10 @@ pub fn rank(
     }
     // Indexes first: random single-block access gains most (000 section 8).
     kept.sort_by_key(|s| !is_index(&s.0.object_type));
+    // The one cumulative column: the running share of the database's read
+    // requests (a segment that is only in the writes list adds none). The
+    // renderers only format it.
+    let any_share = kept.iter().any(|s| s.0.pct_of_reads.is_some());
     let mut cum = 0.0;
     let mut used_gb = 0.0;
     let mut write_cov = 0.0;
@@ -163,7 +167,7 @@ pub fn rank(
         s.rank = u32::try_from(i + 1).unwrap_or(u32::MAX);
         cum += s.pct_of_reads.unwrap_or(0.0);
         write_cov += wpct;
-        s.cumulative_pct = s.pct_of_reads.map(|_| awrflash_facts::round(cum));
+        s.cumulative_pct = any_share.then(|| awrflash_facts::round(cum));
         if let (Some(b), Some(g)) = (budget_gb, s.size_gb) {
             let fits = used_gb + g <= b;
             if fits {

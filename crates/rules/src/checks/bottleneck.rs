@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::{Check, Ctx, Hit, derived};
 use crate::util::{f0, f1};
-use awrflash_facts::{MULTIBLOCK, ratio};
+use awrflash_facts::MULTIBLOCK;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -267,21 +267,21 @@ impl Check for PeakInterval {
         if ctx.all.len() < 2 {
             return Vec::new();
         }
-        let mut loads: Vec<(f64, usize)> = ctx
+        // The advisor's peak interval and the one p95 (nearest rank) of
+        // the trend, so the finding and the trend table print one figure.
+        let loads: Vec<Option<f64>> = ctx
             .all
             .iter()
-            .enumerate()
-            .map(|(i, w)| (ratio(w.db_time(), w.elapsed()), i))
+            .map(|w| w.per_second(w.db_time_s.as_ref()))
             .collect();
-        loads.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let Some(&(peak, pi)) = loads.last() else {
+        let Some(pi) = awrflash_facts::peak_interval(ctx.all) else {
             return Vec::new();
         };
-        let idx = ((self.percentile / 100.0) * (loads.len() as f64 - 1.0)).round() as usize;
-        let p = loads.get(idx).map_or(peak, |x| x.0);
-        let Some(pw) = ctx.all.get(pi) else {
+        let (Some(pw), Some(peak)) = (ctx.all.get(pi), loads.get(pi).copied().flatten()) else {
             return Vec::new();
         };
+        let p = awrflash_model::stats::percentile(loads.iter().flatten().copied(), self.percentile)
+            .unwrap_or(peak);
         let when = match (&pw.report.header.begin_time, &pw.report.header.end_time) {
             (Some(b), Some(e)) => format!("{b} to {e}"),
             _ => pw.path.clone(),

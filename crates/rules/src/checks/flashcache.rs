@@ -20,12 +20,8 @@ pub struct FlashCacheCandidate {
     gain_pct_min: f64,
 }
 
-/// A flash cache recommendation or why there is none.
-pub struct FcChoice {
-    pub size_gb: f64,
-    pub sga_cost_mb: f64,
-    pub key: String,
-}
+/// A flash cache recommendation (the plan keeps the one it makes).
+pub use crate::projection::FlashCachePick as FcChoice;
 
 /// Does the database already run a flash cache?
 pub fn existing_flash_cache(w: &IntervalFacts) -> bool {
@@ -178,7 +174,9 @@ pub fn flash_cache_sql(w: &IntervalFacts, size_gb: f64, sga_cost_mb: f64) -> Vec
 impl Check for FlashCacheCandidate {
     fn check(&self, ctx: &Ctx) -> Vec<Hit> {
         let w = ctx.w;
-        let Ok(choice) = self.assess(ctx) else {
+        // The plan made the decision with these thresholds; the check
+        // reports it.
+        let Some(choice) = &ctx.plan.flash_cache_pick else {
             return Vec::new();
         };
         let opt = ctx.plan.options.iter().find(|o| o.key == choice.key);
