@@ -10,7 +10,7 @@ const BUILTIN: &str = include_str!("../catalogue/devices.toml");
 /// The default target device of a projection: an all-flash array over FC or
 /// iSCSI, the class a DBA buying storage today compares against. The seed
 /// devices (`f5100-fmod`, ...) stay for calibration.
-pub const DEFAULT_FLASH: &str = "f5100-fmod";
+pub const DEFAULT_FLASH: &str = "afa-fc";
 
 /// What a device file looks like, for the error a wrong shape gets.
 const SHAPE: &str = "a device file holds one `[[device]]` table per profile (double brackets) with name, class, description, source, concurrency, read_8k_ms, write_8k_ms, read_1m_ms and write_1m_ms (one service time in ms per concurrency point), and optionally assumption, units, read_range_ms, write_range_ms, derivation and misaligned_write_penalty; `awrflash devices --template` prints one to edit";
@@ -370,5 +370,6 @@ write_1m_ms = [0.5]
         // A seed device without a range: its one-outstanding-I/O time.
         let f = find(&list, "f5100-fmod").unwrap();
         assert_eq!(f.range_ms(IoKind::Read), (0.37, 0.37));
+        assert_eq!(find(&list, DEFAULT_FLASH).unwrap().name, "afa-fc");
     }
 }
