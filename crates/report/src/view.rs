@@ -412,14 +412,20 @@ fn gain_range(p: &Projection) -> (f64, f64) {
 fn steps(notes: &mut Notes, steps: &[ProjectionStep]) -> Vec<StepView> {
     steps
         .iter()
-        .map(|s| StepView {
-            component: s.component.clone(),
-            waits: fmt::num(s.waits),
-            share: fmt::pct(s.share_affected * 100.0),
-            current: fmt::ms(s.current_avg_ms),
-            new: range(fmt::ms(s.new_avg_ms_low), fmt::ms(s.new_avg_ms_high)),
-            saved: fmt::secs_range(s.saved_s_low, s.saved_s_high),
-            src: notes.evidence(&s.src),
+        .map(|s| {
+            // A step that moves no waits (a CPU queueing charge, a
+            // throughput cap) only adds time: no waits, share or latency.
+            let waits = s.waits > 0.0;
+            let or_na = |v: String| if waits { v } else { fmt::NA.to_string() };
+            StepView {
+                component: s.component.clone(),
+                waits: or_na(fmt::num(s.waits)),
+                share: or_na(fmt::pct(s.share_affected * 100.0)),
+                current: or_na(fmt::ms(s.current_avg_ms)),
+                new: or_na(range(fmt::ms(s.new_avg_ms_low), fmt::ms(s.new_avg_ms_high))),
+                saved: fmt::secs_range(s.saved_s_low, s.saved_s_high),
+                src: notes.evidence(&s.src),
+            }
         })
         .collect()
 }

@@ -1,5 +1,7 @@
-//! The rule catalogue: one TOML per rule under `rules/`, compiled into the
-//! binary with `include_str!` so that it is self-contained.
+//! The rule catalogue: one TOML per rule under `catalogue/` in this crate
+//! (the top-level `rules/` links there), compiled into the binary with
+//! `include_str!` so that it is self-contained, and parsed once per process
+//! ([`rules`]).
 
 use std::collections::BTreeMap;
 

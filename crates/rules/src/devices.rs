@@ -1,4 +1,4 @@
-//! Device profiles (`rules/devices.toml` plus the user's TOML): service time
+//! Device profiles (`catalogue/devices.toml`, i.e. `rules/devices.toml`, plus the user's TOML): service time
 //! by I/O kind, size and concurrency.
 
 use serde::{Deserialize, Serialize};

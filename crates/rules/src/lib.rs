@@ -5,11 +5,19 @@
 //! any iostat captures, `v$sysstat` spools and `dba_segments` lists.
 //! Output: an [`awrflash_model::Analysis`]: verdict, findings with traced
 //! evidence and seed citations, projected options, segments to move, the
-//! flash cache plan, exhibits and the series across report intervals.
+//! flash cache plan, exhibits, the series across report intervals and
+//! their trend.
 //!
-//! The rules live in `rules/*.toml` (compiled in) and `src/checks/` (one
-//! check per rule, one registry); the projection model in `projection.rs`;
-//! device profiles in `rules/devices.toml`.
+//! The figures come from the facts layer ([`awrflash_facts`]); the advisor
+//! runs in phases, one module each, data flowing one way: gates (`gates`:
+//! idle or not enough data) -> plan (`plan`, `projection`, `segments`: every
+//! projection and the flash cache decision) -> checks (`checks`: read the
+//! facts and the plan, write nothing back) -> verdict (`verdict`) ->
+//! exhibits (`exhibits`).
+//!
+//! The rules live in `catalogue/*.toml` (the top-level `rules/` links
+//! there; compiled in and parsed once) and `src/checks/` (one check per
+//! rule, one registry); device profiles in `catalogue/devices.toml`.
 
 pub mod catalogue;
 pub mod checks;

@@ -29,7 +29,7 @@ use awrflash_facts::IntervalFacts;
 pub struct Ctx<'a> {
     /// The workload the findings are about (the peak interval).
     pub w: &'a IntervalFacts<'a>,
-    /// Every report interval, in input order.
+    /// Every report interval, in time order (the order of `Analysis.series`).
     pub all: &'a [IntervalFacts<'a>],
     pub opts: &'a Options,
     pub flash: &'a DeviceProfile,
