@@ -259,8 +259,13 @@ pub fn plan(w: &IntervalFacts, dev: &DeviceProfile, ranked: Ranked, opts: &crate
                 },
             }],
         );
+        let ends = if dev.misaligned_write_penalty.is_some() {
+            "the low latency assumes 4 KB-aligned redo writes, the high one 512-byte alignment (000 Table 6.1)"
+        } else {
+            "the low and high latency are the device class's write range (its profile gives no misalignment penalty)"
+        };
         o.notes.push(format!(
-            "log file sync keeps its non-write part ({} ms - {} ms log file parallel write); the low latency assumes 4 KB-aligned redo writes, the high one 512-byte alignment (000 Table 6.1)",
+            "log file sync keeps its non-write part ({} ms - {} ms log file parallel write); {ends}",
             f2(lfs.avg_ms),
             f2(lfpw)
         ));
