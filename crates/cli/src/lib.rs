@@ -9,7 +9,6 @@ mod args;
 mod catalog_cmd;
 mod extract_cmd;
 mod gen_cmd;
-mod inputs;
 mod load;
 mod parse_cmd;
 mod ui;

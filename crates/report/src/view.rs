@@ -301,6 +301,16 @@ pub struct InputView {
     pub kind: String,
 }
 
+/// An auxiliary input of the run and whether this database used it.
+#[derive(Debug, Clone)]
+pub struct AttachmentView {
+    pub path: String,
+    pub format: String,
+    /// `yes` or `no`.
+    pub used: String,
+    pub reason: String,
+}
+
 /// Findings by severity.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Counts {
@@ -320,6 +330,7 @@ pub struct View {
     pub best_option: Option<String>,
     pub identity: Vec<(String, String)>,
     pub inputs: Vec<InputView>,
+    pub attachments: Vec<AttachmentView>,
     pub options: Vec<OptionView>,
     pub breakdown: Vec<BreakdownRow>,
     pub breakdown_after_title: Option<String>,
@@ -362,7 +373,7 @@ pub fn bound_note(bound: &str) -> String {
         "channel" => "I/O channel bandwidth limits the gain (000 section 6.3, R7; 002)".into(),
         "io-share" => "the share of DB time spent on the I/O the option speeds up".into(),
         "none" => "no saturated resource found".into(),
-        "not-enough-data" | "" => "not enough data in the inputs".into(),
+        "not-enough-data" => "not enough data in the inputs".into(),
         other => other.to_string(),
     }
 }
@@ -445,11 +456,7 @@ fn projection(notes: &mut Notes, p: &Projection) -> ProjectionView {
             fmt::ratio(p.response_ratio_high),
         ),
         cap: p.throughput_cap.map(fmt::ratio),
-        bound: if p.bound.is_empty() {
-            "none".into()
-        } else {
-            p.bound.clone()
-        },
+        bound: p.bound.to_string(),
         steps: steps(notes, &p.steps),
     }
 }
@@ -608,6 +615,16 @@ pub fn build(a: &Analysis) -> View {
                 awrflash_model::ReportKind::RacGlobal => "rac-global".into(),
                 awrflash_model::ReportKind::Pdb => "pdb".into(),
             }),
+        })
+        .collect();
+    let attachments = a
+        .attachments
+        .iter()
+        .map(|x| AttachmentView {
+            path: x.path.clone(),
+            format: x.format.as_str().to_string(),
+            used: if x.attached { "yes" } else { "no" }.into(),
+            reason: x.reason.clone(),
         })
         .collect();
 
@@ -1023,11 +1040,7 @@ pub fn build(a: &Analysis) -> View {
             fmt::pct_range(a.verdict.gain_pct_low, a.verdict.gain_pct_high)
         )
     };
-    let bound = if a.verdict.bound.is_empty() {
-        "not-enough-data".to_string()
-    } else {
-        a.verdict.bound.clone()
-    };
+    let bound = a.verdict.bound.to_string();
     View {
         summary: if a.verdict.summary.trim().is_empty() {
             "No verdict: the inputs did not carry enough data.".into()
@@ -1041,6 +1054,7 @@ pub fn build(a: &Analysis) -> View {
         db_label,
         identity,
         inputs,
+        attachments,
         options,
         breakdown,
         breakdown_after_title,
