@@ -126,6 +126,27 @@ fn rules_and_devices_print_json_lists() {
 }
 
 #[test]
+fn the_device_template_loads_back_with_devices_and_a_guessed_file_is_told_the_shape() {
+    let o = run(&["devices", "--template"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.toml");
+    std::fs::write(&path, stdout(&o)).unwrap();
+    let o = run(&["devices", "--devices", path.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("my-array (flash;"), "{}", stdout(&o));
+    // A guessed single-bracket file: the error says what shape is expected.
+    std::fs::write(&path, "[device]\nname = \"x\"\n").unwrap();
+    let o = run(&["devices", "--devices", path.to_str().unwrap()]);
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains("[[device]]") && err.contains("--template"),
+        "{err}"
+    );
+}
+
+#[test]
 fn an_unknown_rule_id_exits_2() {
     let o = run(&["rules", "NOPE999"]);
     assert_eq!(code(&o), 2);

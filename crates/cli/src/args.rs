@@ -137,7 +137,7 @@ pub struct AdvisorArgs {
     pub flash_capacity_gb: Option<f64>,
 
     /// Device profile to project with (see `awrflash devices`).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", help = device_help())]
     pub device: Option<String>,
 
     /// Extra device profiles from a TOML file (same layout as rules/devices.toml).
@@ -244,11 +244,29 @@ pub struct RulesArgs {
     pub format: ListFormat,
 }
 
+/// `--device`'s help: the built-in profile names from `rules/devices.toml`,
+/// the default first.
+fn device_help() -> String {
+    let names = awrflash_rules::builtin_device_names();
+    let (default, rest) = names
+        .split_first()
+        .map_or(("", &[][..]), |(d, r)| (d.as_str(), r));
+    format!(
+        "Device profile to project with: {default} (the default), {}, or one from a --devices file (see `awrflash devices`)",
+        rest.join(", ")
+    )
+}
+
 #[derive(Debug, Args)]
 pub struct DevicesArgs {
     /// Also list the profiles of this TOML file.
     #[arg(long, value_name = "FILE.toml")]
     pub devices: Option<PathBuf>,
+
+    /// Print an editable device file (the default profile under a new name,
+    /// every field commented) that loads back with `--devices FILE`.
+    #[arg(long, conflicts_with = "devices")]
+    pub template: bool,
 
     #[arg(long, short = 'f', value_enum, default_value_t = ListFormat::Text, value_name = "FORMAT")]
     pub format: ListFormat,

@@ -626,23 +626,30 @@ impl<'a> IntervalFacts<'a> {
         rate.map(|r| r.value * el).filter(|c| *c > 0.0)
     }
 
-    /// The wait histograms of the key I/O and redo events, one per event,
+    /// One event's latency distribution, merged from every Wait Event
+    /// Histogram table the report prints for it.
+    pub fn distribution(&self, event: &str) -> Option<crate::Distribution> {
+        crate::histogram::merge(&self.report.wait_histogram, event)
+    }
+
+    /// The wait histograms of the key I/O and redo events, one per event
+    /// (every table the report prints for it merged into one distribution),
     /// sorted by event name.
     pub fn key_histograms(&self) -> Vec<HistogramRow> {
-        let mut h: Vec<_> = self
+        let mut names: Vec<&str> = self
             .report
             .wait_histogram
             .iter()
-            .filter(|h| {
-                KEY_HISTOGRAMS
-                    .iter()
-                    .any(|k| h.event.eq_ignore_ascii_case(k))
-            })
-            .cloned()
+            .map(|h| h.event.trim())
+            .filter(|e| KEY_HISTOGRAMS.iter().any(|k| e.eq_ignore_ascii_case(k)))
             .collect();
-        h.sort_by(|a, b| a.event.cmp(&b.event).then(a.src.line.cmp(&b.src.line)));
-        h.dedup_by(|a, b| a.event.eq_ignore_ascii_case(&b.event));
-        h
+        names.sort_unstable();
+        names.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        names
+            .into_iter()
+            .filter_map(|e| self.distribution(e))
+            .map(|d| d.to_row())
+            .collect()
     }
 
     /// Host CPU and channel MB/s from iostat captures where the report has

@@ -145,6 +145,10 @@ pub struct ProjectionStep {
     pub saved_s_low: f64,
     pub saved_s_high: f64,
     pub src: Option<EvidenceSrc>,
+    /// How the new latency was reached: bucket by bucket from the wait
+    /// histogram, or from the average where the report has none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub method: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -24,6 +24,7 @@ pub mod checks;
 pub mod devices;
 mod exhibits;
 mod gates;
+pub mod histproj;
 mod plan;
 pub mod projection;
 pub mod segments;
@@ -99,6 +100,14 @@ pub struct DeviceSpec {
     /// 8 KB random read and write service time at one outstanding I/O (ms).
     pub read_8k_ms_qd1: f64,
     pub write_8k_ms_qd1: f64,
+    /// The class's 8 KB read and write service time range (low, high ms).
+    pub read_range_ms: (f64, f64),
+    pub write_range_ms: (f64, f64),
+    /// How assumed figures were derived from the source.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub derivation: String,
+    /// The device a projection uses unless `--device` names another.
+    pub default: bool,
 }
 
 /// Analyses the documents of one database (one or many reports, plus any
@@ -258,4 +267,19 @@ pub fn devices(opts: &Options) -> Result<Vec<DeviceSpec>, RulesError> {
         .iter()
         .map(devices::DeviceProfile::spec)
         .collect())
+}
+
+/// An editable device file (`awrflash devices --template`).
+pub fn device_template() -> Result<String, RulesError> {
+    devices::template()
+}
+
+/// The names of the built-in device profiles, the default first (for
+/// `--device`'s help).
+pub fn builtin_device_names() -> Vec<String> {
+    let mut names: Vec<String> = devices::load(None)
+        .map(|l| l.into_iter().map(|d| d.name).collect())
+        .unwrap_or_default();
+    names.sort_by_key(|n| n != devices::DEFAULT_FLASH);
+    names
 }
