@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use crate::args::{AdvisorArgs, AnalyzeArgs, FailOn, OutFormat};
 use crate::load::{self, plural};
 use crate::trend;
-use crate::ui::Ui;
+use crate::ui::{Page, Ui};
 
 /// Where the reports go.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,7 +32,7 @@ struct DbResult {
 }
 
 pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
-    let target = target(args.output.as_deref(), args.format);
+    let target = brief(target(args.output.as_deref(), args.format), args.brief)?;
     let opts = advisor_options(&args.advisor)?;
     let mut grouped = load::load_grouped(&args.inputs, ui)?;
     if let Some(path) = &args.advisor.roles {
@@ -151,6 +151,28 @@ fn target(output: Option<&Path>, format: Option<OutFormat>) -> Target {
     Target::File(path.to_path_buf(), format.unwrap_or(inferred))
 }
 
+/// `--brief` turns a Markdown target into the brief form; any other format
+/// with it is a usage error.
+fn brief(target: Target, brief: bool) -> Result<Target> {
+    if !brief {
+        return Ok(target);
+    }
+    let md = |f: OutFormat| match f {
+        OutFormat::Md | OutFormat::MdBrief => Ok(OutFormat::MdBrief),
+        other => bail!(
+            "--brief is Markdown; the output is {} (use --format md or -o FILE.md)",
+            other.extension()
+        ),
+    };
+    Ok(match target {
+        // Text is the default on stdout: --brief alone means Markdown.
+        Target::Stdout(OutFormat::Text) => Target::Stdout(OutFormat::MdBrief),
+        Target::Stdout(f) => Target::Stdout(md(f)?),
+        Target::File(p, f) => Target::File(p, md(f)?),
+        Target::Dir(p, f) => Target::Dir(p, md(f)?),
+    })
+}
+
 /// Runs the advisor on every database (in parallel). Inputs that are not
 /// reports go with the databases (see `Grouped::aux_for`); with no report at
 /// all they are analysed alone.
@@ -199,10 +221,11 @@ fn analyze_groups(mut grouped: Grouped, opts: &awrflash_rules::Options) -> Resul
         .collect()
 }
 
-fn render(r: &DbResult, format: OutFormat, color: bool) -> Result<String> {
+fn render(r: &DbResult, format: OutFormat, page: Page) -> Result<String> {
     Ok(match format {
         OutFormat::Html => awrflash_report::html(&r.analysis),
         OutFormat::Json => awrflash_report::json(&r.analysis),
+        OutFormat::MdBrief => awrflash_report::markdown_brief(&r.analysis),
         OutFormat::Md => {
             let mut s = awrflash_report::markdown(&r.analysis);
             if r.metrics.len() > 1 {
@@ -211,7 +234,7 @@ fn render(r: &DbResult, format: OutFormat, color: bool) -> Result<String> {
             s
         }
         OutFormat::Text => {
-            let mut s = awrflash_report::text(&r.analysis, color);
+            let mut s = awrflash_report::text_width(&r.analysis, page.color, page.width);
             if r.metrics.len() > 1 {
                 s.push_str(&trend::text(&r.metrics)?);
             }
@@ -225,12 +248,12 @@ fn write_output(target: &Target, results: &[DbResult], ui: &Ui) -> Result<()> {
         Target::Stdout(format) => {
             let stdout = io::stdout();
             let mut out = io::BufWriter::new(stdout.lock());
-            write_stdout(&mut out, *format, results, ui.color)?;
+            write_stdout(&mut out, *format, results, ui.page())?;
             out.flush()?;
         }
         Target::File(path, format) => {
             if let Some(r) = results.first() {
-                let text = render(r, *format, false)?;
+                let text = render(r, *format, Page::FILE)?;
                 write_file(path, &text)?;
                 ui.note(&format!("wrote {}", path.display()));
             }
@@ -240,7 +263,7 @@ fn write_output(target: &Target, results: &[DbResult], ui: &Ui) -> Result<()> {
                 .with_context(|| format!("{}: cannot create the directory", dir.display()))?;
             let names = file_names(results, *format);
             for (r, name) in results.iter().zip(&names) {
-                write_file(&dir.join(name), &render(r, *format, false)?)?;
+                write_file(&dir.join(name), &render(r, *format, Page::FILE)?)?;
             }
             let mut what = format!(
                 "wrote {} {} to {}",
@@ -270,10 +293,10 @@ fn write_stdout(
     out: &mut impl Write,
     format: OutFormat,
     results: &[DbResult],
-    color: bool,
+    page: Page,
 ) -> Result<()> {
     match (format, results) {
-        (_, [one]) => out.write_all(render(one, format, color)?.as_bytes())?,
+        (_, [one]) => out.write_all(render(one, format, page)?.as_bytes())?,
         (OutFormat::Html, _) => bail!(
             "the inputs hold {} databases; HTML is one page per database: use -o DIR/",
             results.len()
@@ -282,14 +305,14 @@ fn write_stdout(
             // Several databases: a JSON array of the per-database documents.
             let docs = results
                 .iter()
-                .map(|r| render(r, format, false))
+                .map(|r| render(r, format, Page::FILE))
                 .collect::<Result<Vec<_>>>()?;
             writeln!(out, "[\n{}\n]", docs.join(",\n"))?;
         }
         (_, _) => {
             for (i, r) in results.iter().enumerate() {
                 if i > 0 {
-                    let rule = if format == OutFormat::Md {
+                    let rule = if matches!(format, OutFormat::Md | OutFormat::MdBrief) {
                         "\n---\n"
                     } else {
                         ""
@@ -297,12 +320,12 @@ fn write_stdout(
                     writeln!(out, "{rule}")?;
                 }
                 let heading = r.key.label();
-                if format == OutFormat::Md {
+                if matches!(format, OutFormat::Md | OutFormat::MdBrief) {
                     writeln!(out, "<!-- {heading} -->")?;
                 } else {
                     writeln!(out, "== {heading} ==")?;
                 }
-                out.write_all(render(r, format, color)?.as_bytes())?;
+                out.write_all(render(r, format, page)?.as_bytes())?;
             }
         }
     }

@@ -47,6 +47,15 @@ pub struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN", help_heading = "Global options")]
     pub color: ColorWhen,
 
+    /// Site defaults file [default: ./awrflash.toml when present]; flags win.
+    #[arg(
+        long,
+        global = true,
+        value_name = "FILE.toml",
+        help_heading = "Global options"
+    )]
+    pub config: Option<PathBuf>,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -77,9 +86,11 @@ pub enum Command {
         after_help = "Example:\n  awrflash completions bash > /etc/bash_completion.d/awrflash"
     )]
     Completions(CompletionsArgs),
-    /// Print the man page (roff).
-    #[command(after_help = "Example:\n  awrflash man > awrflash.1 && man ./awrflash.1")]
-    Man,
+    /// Print a man page (roff), or write every page to a directory.
+    #[command(
+        after_help = "Examples:\n  awrflash man > awrflash.1 && man ./awrflash.1\n  awrflash man analyze > awrflash-analyze.1\n  awrflash man --dir /usr/local/share/man/man1"
+    )]
+    Man(ManArgs),
 }
 
 const ANALYZE_HELP: &str = "\
@@ -117,6 +128,11 @@ pub struct AnalyzeArgs {
     #[arg(long, value_enum, value_name = "SEVERITY")]
     pub fail_on: Option<FailOn>,
 
+    /// The short Markdown for a ticket comment: verdict, options, top findings
+    /// (implies --format md).
+    #[arg(long)]
+    pub brief: bool,
+
     #[command(flatten)]
     pub advisor: AdvisorArgs,
 }
@@ -153,13 +169,16 @@ pub enum OutFormat {
     Md,
     Json,
     Text,
+    /// `--brief`: the short Markdown (not a `--format` value).
+    #[value(skip)]
+    MdBrief,
 }
 
 impl OutFormat {
     pub fn extension(self) -> &'static str {
         match self {
             OutFormat::Html => "html",
-            OutFormat::Md => "md",
+            OutFormat::Md | OutFormat::MdBrief => "md",
             OutFormat::Json => "json",
             OutFormat::Text => "txt",
         }
@@ -225,6 +244,17 @@ pub struct ParseArgs {
     /// Report files, directories (recursive), globs, .gz files or .zip archives.
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A subcommand (e.g. analyze): print its page, awrflash-analyze(1).
+    #[arg(value_name = "COMMAND", conflicts_with = "dir")]
+    pub command: Option<String>,
+
+    /// Write awrflash.1 and one awrflash-COMMAND.1 per subcommand into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
