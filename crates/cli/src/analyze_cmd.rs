@@ -6,13 +6,12 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use awrflash_extract::{DbGroup, DbKey, Grouped, InstanceKey, SnapshotMetrics};
+use awrflash_extract::{DbGroup, DbKey, Grouped, InstanceKey};
 use awrflash_model::{Analysis, Document, Severity};
 use rayon::prelude::*;
 
 use crate::args::{AdvisorArgs, AnalyzeArgs, FailOn, OutFormat};
 use crate::load::{self, plural};
-use crate::trend;
 use crate::ui::{Page, Ui};
 
 /// Where the reports go.
@@ -28,7 +27,6 @@ struct DbResult {
     key: DbKey,
     reports: usize,
     analysis: Analysis,
-    metrics: Vec<SnapshotMetrics>,
 }
 
 pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
@@ -193,29 +191,15 @@ fn analyze_groups(mut grouped: Grouped, opts: &awrflash_rules::Options) -> Resul
         .groups
         .par_iter()
         .map(|g| {
-            let metrics: Vec<SnapshotMetrics> = g
-                .reports
-                .iter()
-                .filter_map(|d| match d {
-                    Document::Report(r) => Some(awrflash_extract::snapshot_metrics(r)),
-                    _ => None,
-                })
-                .collect();
             let reports = g.reports.len();
             let mut docs = g.reports.clone();
             docs.extend(grouped.aux_for(g).into_iter().cloned());
-            let mut analysis = awrflash_rules::analyze(&docs, opts)
+            let analysis = awrflash_rules::analyze(&docs, opts)
                 .with_context(|| format!("{}: the advisor failed", g.key.label()))?;
-            // The advisor fills the series for a multi-report analysis;
-            // this only covers an advisor that left it empty.
-            if analysis.series.is_empty() && metrics.len() > 1 {
-                analysis.series = metrics.iter().map(SnapshotMetrics::to_point).collect();
-            }
             Ok(DbResult {
                 key: g.key.clone(),
                 reports,
                 analysis,
-                metrics,
             })
         })
         .collect()
@@ -226,20 +210,8 @@ fn render(r: &DbResult, format: OutFormat, page: Page) -> Result<String> {
         OutFormat::Html => awrflash_report::html(&r.analysis),
         OutFormat::Json => awrflash_report::json(&r.analysis),
         OutFormat::MdBrief => awrflash_report::markdown_brief(&r.analysis),
-        OutFormat::Md => {
-            let mut s = awrflash_report::markdown(&r.analysis);
-            if r.metrics.len() > 1 {
-                s.push_str(&trend::markdown(&r.metrics)?);
-            }
-            s
-        }
-        OutFormat::Text => {
-            let mut s = awrflash_report::text_width(&r.analysis, page.color, page.width);
-            if r.metrics.len() > 1 {
-                s.push_str(&trend::text(&r.metrics)?);
-            }
-            s
-        }
+        OutFormat::Md => awrflash_report::markdown(&r.analysis),
+        OutFormat::Text => awrflash_report::text_width(&r.analysis, page.color, page.width),
     })
 }
 
@@ -394,7 +366,6 @@ mod tests {
                     .collect(),
                 ..Default::default()
             },
-            metrics: Vec::new(),
         }
     }
 

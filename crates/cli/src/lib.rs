@@ -13,7 +13,6 @@ mod gen_cmd;
 mod inputs;
 mod load;
 mod parse_cmd;
-mod trend;
 mod ui;
 
 use std::io::{self, Write};

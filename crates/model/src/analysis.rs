@@ -248,8 +248,35 @@ pub struct Analysis {
     pub flash_cache: Option<FlashCachePlan>,
     /// Time series across snapshots when several reports were analysed.
     pub series: Vec<SnapshotPoint>,
+    /// Index in `series` of the peak interval (highest DB time per second),
+    /// the one the verdict and the findings describe; `None` with one report.
+    pub peak_interval: Option<usize>,
+    /// Per metric: whole window, p95 and peak over `series` (empty with one
+    /// report).
+    pub trend: Vec<TrendMetric>,
     /// Tables and chart data the report shows beside the findings.
     pub exhibits: Exhibits,
+}
+
+/// One metric over the report intervals of a database, summarised by
+/// [`crate::stats`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TrendMetric {
+    /// Column name in the `snapshots` table, e.g. `read_iops`.
+    pub metric: String,
+    pub unit: String,
+    /// Intervals that have a value for this metric.
+    pub intervals: usize,
+    /// Elapsed-weighted mean: what one report over the whole window would print.
+    pub whole_window: Option<f64>,
+    /// Plain mean of the interval values.
+    pub mean: Option<f64>,
+    /// Nearest-rank 95th percentile of the interval values.
+    pub p95: Option<f64>,
+    pub peak: Option<f64>,
+    /// Index in `Analysis.series` of the interval with the peak.
+    pub peak_interval: Option<usize>,
 }
 
 /// What the report shows besides findings: taken from the inputs, traced.

@@ -401,6 +401,13 @@ fn exhibits(o: &mut String, v: &View) {
         );
     } else {
         table(o, &tables::series(v));
+        if !v.trend.is_empty() {
+            let _ = writeln!(
+                o,
+                "Trend: whole window (elapsed-weighted), p95 (nearest rank) and peak.\n"
+            );
+            table(o, &tables::trend(v));
+        }
     }
 }
 

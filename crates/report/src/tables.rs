@@ -349,6 +349,30 @@ pub fn series(v: &View) -> Table {
     t
 }
 
+/// The trend over the report intervals: whole window, p95 and peak per
+/// metric.
+pub fn trend(v: &View) -> Table {
+    let mut t = Table::new(&[
+        ("Metric", false),
+        ("Unit", false),
+        ("Whole window", true),
+        ("p95", true),
+        ("Peak", true),
+        ("Peak interval", false),
+    ]);
+    for m in &v.trend {
+        t.rows.push(vec![
+            (&m.metric).into(),
+            (&m.unit).into(),
+            (&m.whole_window).into(),
+            (&m.p95).into(),
+            (&m.peak).into(),
+            (&m.peak_at).into(),
+        ]);
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -770,7 +770,17 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
             "File",
         ];
         table(o, st, INDENT, &t);
-        let _ = writeln!(o, "{INDENT}* peak DB time");
+        let _ = writeln!(o, "{INDENT}* peak interval (highest DB time per second)");
+        if !v.trend.is_empty() {
+            let _ = writeln!(o);
+            para(
+                o,
+                st,
+                INDENT,
+                "Trend: whole window (elapsed-weighted), p95 (nearest rank) and peak.",
+            );
+            table(o, st, INDENT, &tables::trend(v));
+        }
     }
 }
 

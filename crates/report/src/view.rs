@@ -261,6 +261,18 @@ pub struct SeriesView {
     pub peak: bool,
 }
 
+/// One trend metric: whole window, p95 and peak over the report intervals.
+#[derive(Debug, Clone)]
+pub struct TrendView {
+    pub metric: String,
+    pub unit: String,
+    pub whole_window: String,
+    pub p95: String,
+    pub peak: String,
+    /// The label of the interval with the peak (as in the series table).
+    pub peak_at: String,
+}
+
 #[derive(Debug, Clone)]
 pub struct BucketView {
     /// `<1ms`, `<1s`, `>1s` (the open last bucket).
@@ -342,6 +354,8 @@ pub struct View {
     pub tablespaces: Vec<TablespaceView>,
     pub devices: Vec<DeviceView>,
     pub series: Vec<SeriesView>,
+    /// Metrics that have a value in at least one interval.
+    pub trend: Vec<TrendView>,
     pub rules: Vec<RuleView>,
     pub footnotes: Vec<Footnote>,
 }
@@ -766,9 +780,6 @@ pub fn build(a: &Analysis) -> View {
     // Segments to move.
     let mut segs: Vec<&awrflash_model::SegmentToMove> = a.segments_to_move.iter().collect();
     segs.sort_by_key(|s| (s.rank == 0, s.rank));
-    let have_cum = segs.iter().all(|s| s.cumulative_pct.is_some());
-    let listed_reads: f64 = segs.iter().filter_map(|s| s.read_requests).sum();
-    let mut running_reads = 0.0;
     let mut running_gb = 0.0;
     let mut segments = Vec::new();
     for (i, s) in segs.iter().enumerate() {
@@ -781,14 +792,8 @@ pub fn build(a: &Analysis) -> View {
         if let Some(sub) = s.subobject.as_ref().filter(|x| !x.is_empty()) {
             name.push_str(&format!(" ({sub})"));
         }
-        running_reads += s.read_requests.unwrap_or(0.0);
-        let cumulative_value = if have_cum {
-            s.cumulative_pct.unwrap_or(f64::NAN)
-        } else if listed_reads > 0.0 {
-            running_reads / listed_reads * 100.0
-        } else {
-            f64::NAN
-        };
+        // The advisor's cumulative share of the database's reads.
+        let cumulative_value = s.cumulative_pct.unwrap_or(f64::NAN);
         let cumulative = fmt::pct(cumulative_value);
         let cumulative_size = match s.size_gb {
             Some(g) if g.is_finite() => {
@@ -825,8 +830,10 @@ pub fn build(a: &Analysis) -> View {
         });
     }
     let segment_sql = segments.iter().filter_map(|s| s.sql.clone()).collect();
-    let segments_cumulative_note = if !have_cum && !segs.is_empty() {
-        Some("cumulative % is of the listed segments' read requests".into())
+    let segments_cumulative_note = if !segs.is_empty()
+        && segs.iter().all(|s| s.cumulative_pct.is_none())
+    {
+        Some("the report prints no share of the database's read requests per segment, so there is no cumulative share".into())
     } else {
         None
     };
@@ -967,12 +974,8 @@ pub fn build(a: &Analysis) -> View {
         })
         .collect();
 
-    let peak = a
-        .series
-        .iter()
-        .enumerate()
-        .max_by(|x, y| x.1.db_time_s.total_cmp(&y.1.db_time_s).then(y.0.cmp(&x.0)))
-        .map(|p| p.0);
+    // The advisor's peak interval: the one the verdict and findings describe.
+    let peak = a.peak_interval;
     let series = a
         .series
         .iter()
@@ -991,6 +994,24 @@ pub fn build(a: &Analysis) -> View {
             redo_mb_s: fmt::num(p.redo_mb_s),
             path: p.path.clone(),
             peak: Some(i) == peak,
+        })
+        .collect();
+
+    let opt = |x: Option<f64>| x.map_or_else(|| fmt::NA.to_string(), fmt::num);
+    let trend = a
+        .trend
+        .iter()
+        .filter(|m| m.intervals > 0)
+        .map(|m| TrendView {
+            metric: m.metric.clone(),
+            unit: m.unit.clone(),
+            whole_window: opt(m.whole_window),
+            p95: opt(m.p95),
+            peak: opt(m.peak),
+            peak_at: m
+                .peak_interval
+                .and_then(|i| a.series.get(i).map(|p| series_label(p, i)))
+                .unwrap_or_else(|| fmt::NA.to_string()),
         })
         .collect();
 
@@ -1040,6 +1061,7 @@ pub fn build(a: &Analysis) -> View {
         tablespaces,
         devices,
         series,
+        trend,
         rules: rules.into_values().collect(),
         footnotes: notes.list,
     }
