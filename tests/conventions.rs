@@ -181,3 +181,81 @@ fn full_markdown_has_one_sql_block_per_finding_and_file_names_only() {
         );
     }
 }
+
+#[test]
+fn a_missing_input_named_on_the_command_line_exits_2_before_any_parsing() {
+    let o = run(&["analyze", &sample(), "/nowhere/awrrpt_1_2.html"]);
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains("/nowhere/awrrpt_1_2.html: no such file or directory"),
+        "{err}"
+    );
+    // Nothing was parsed: no summary of inputs.
+    assert!(!err.contains("1 ok"), "{err}");
+    assert!(stdout(&o).is_empty());
+    let o = run(&["extract", "/nowhere/awr.html", "-o", "unused"]);
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn flags_are_checked_before_any_parsing() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("report.pdf");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["-o".into(), pdf.display().to_string()],
+            "`.pdf` is not an output format",
+        ),
+        (
+            vec![
+                "-o".into(),
+                dir.path().join("r.html").display().to_string(),
+                "--format".into(),
+                "json".into(),
+            ],
+            "--format is json",
+        ),
+        (
+            vec!["--device".into(), "floppy".into()],
+            "--device floppy: no such device profile",
+        ),
+        (
+            vec!["--roles".into(), "/nowhere/roles.toml".into()],
+            "--roles /nowhere/roles.toml: no such file",
+        ),
+    ];
+    for (extra, message) in cases {
+        // A missing input as well: the flag is reported first, before any input is looked at.
+        let mut args = vec!["analyze".to_string(), sample()];
+        args.extend(extra);
+        let o = awrflash().args(&args).output().unwrap();
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("inputs:"), "parsed before refusing");
+    }
+    assert!(!pdf.exists(), "a .pdf was written");
+}
+
+#[test]
+fn extract_takes_the_same_output_flags_as_analyze_and_the_old_ones() {
+    for flags in [["-o", "--format"], ["--out", "--to"]] {
+        let dir = tempfile::tempdir().unwrap();
+        let o = run(&[
+            "-q",
+            "extract",
+            &sample(),
+            flags[0],
+            dir.path().to_str().unwrap(),
+            flags[1],
+            "csv",
+        ]);
+        assert_eq!(code(&o), 0, "{flags:?}: {}", stderr(&o));
+        assert!(dir.path().join("snapshots.csv").is_file(), "{flags:?}");
+    }
+    let help = stdout(&run(&["extract", "--help"]));
+    assert!(
+        !help.contains("--out ") && !help.contains("--to "),
+        "{help}"
+    );
+}

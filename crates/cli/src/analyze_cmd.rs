@@ -30,8 +30,12 @@ struct DbResult {
 }
 
 pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
+    // Everything that can be checked without parsing, first.
+    crate::validate::output_extension(args.output.as_deref(), args.format)?;
     let target = brief(target(args.output.as_deref(), args.format), args.brief)?;
     let opts = advisor_options(&args.advisor)?;
+    crate::validate::advisor(&opts, args.advisor.roles.as_deref())?;
+    crate::validate::inputs_exist(&args.inputs)?;
     let mut grouped = load::load_grouped(&args.inputs, ui)?;
     if let Some(path) = &args.advisor.roles {
         apply_roles(&mut grouped.aux, path)?;

@@ -11,7 +11,7 @@ Examples:
   awrflash analyze reports/ -o out/                  one HTML report per database + index.html
   awrflash analyze week.zip iostat.txt -o prod.html --channel-mbps 1600
   awrflash analyze 'awr/*.html' --format json --fail-on critical
-  awrflash extract week.zip --out tables/ --to parquet
+  awrflash extract week.zip -o tables/ --format parquet
   awrflash rules AF001
 
 Exit status: 0 ok, 1 findings at or above --fail-on, 2 input or usage error.";
@@ -73,7 +73,7 @@ pub enum Command {
     #[command(after_help = ANALYZE_HELP)]
     Analyze(AnalyzeArgs),
     /// Write the parsed inputs as tidy tables (CSV or Parquet), one file per table.
-    #[command(after_help = "Example:\n  awrflash extract week.zip --out tables/ --to parquet")]
+    #[command(after_help = "Example:\n  awrflash extract week.zip -o tables/ --format parquet")]
     Extract(ExtractArgs),
     /// List the rule catalogue, or print one rule's documentation.
     Rules(RulesArgs),
@@ -199,11 +199,12 @@ pub struct ExtractArgs {
     pub inputs: Vec<PathBuf>,
 
     /// Directory to write the tables to (created if missing).
-    #[arg(long, value_name = "DIR")]
+    // `--out` and `--to` are the spellings of earlier releases, kept hidden.
+    #[arg(long = "output", short = 'o', alias = "out", value_name = "DIR")]
     pub out: PathBuf,
 
     /// Table file format.
-    #[arg(long, value_enum, default_value_t = TableFormatArg::Parquet, value_name = "FORMAT")]
+    #[arg(long = "format", short = 'f', alias = "to", value_enum, default_value_t = TableFormatArg::Parquet, value_name = "FORMAT")]
     pub to: TableFormatArg,
 }
 

@@ -14,6 +14,7 @@ mod inputs;
 mod load;
 mod parse_cmd;
 mod ui;
+mod validate;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
