@@ -259,3 +259,14 @@ fn extract_takes_the_same_output_flags_as_analyze_and_the_old_ones() {
         "{help}"
     );
 }
+
+#[test]
+fn json_on_stdout_is_one_line_per_database_with_the_current_schema_version() {
+    let o = run(&["-q", "analyze", &sample(), "--format", "json"]);
+    assert_eq!(code(&o), 0);
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 1, "one database, one line");
+    let v: serde_json::Value = serde_json::from_str(text.trim_end()).unwrap();
+    assert!(v["verdict"].is_object());
+    assert_eq!(v["schema_version"], 2);
+}

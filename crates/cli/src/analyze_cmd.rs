@@ -272,19 +272,18 @@ fn write_stdout(
     page: Page,
 ) -> Result<()> {
     match (format, results) {
+        // JSON Lines whatever the number of databases: one document per
+        // database, one per line, so `jq .verdict` reads one or many alike.
+        (OutFormat::Json, _) => {
+            for r in results {
+                writeln!(out, "{}", awrflash_report::json_line(&r.analysis))?;
+            }
+        }
         (_, [one]) => out.write_all(render(one, format, page)?.as_bytes())?,
         (OutFormat::Html, _) => bail!(
             "the inputs hold {} databases; HTML is one page per database: use -o DIR/",
             results.len()
         ),
-        (OutFormat::Json, _) => {
-            // Several databases: a JSON array of the per-database documents.
-            let docs = results
-                .iter()
-                .map(|r| render(r, format, Page::FILE))
-                .collect::<Result<Vec<_>>>()?;
-            writeln!(out, "[\n{}\n]", docs.join(",\n"))?;
-        }
         (_, _) => {
             for (i, r) in results.iter().enumerate() {
                 if i > 0 {

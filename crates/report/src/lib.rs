@@ -39,6 +39,12 @@ pub fn markdown(analysis: &Analysis) -> String {
     markdown::render(analysis)
 }
 
+/// The analysis as one line of JSON (a JSON Lines record): what
+/// `analyze --format json` writes on stdout, one line per database.
+pub fn json_line(analysis: &Analysis) -> String {
+    serde_json::to_string(analysis).unwrap_or_default()
+}
+
 /// The brief Markdown for a ticket comment: verdict, options, top findings.
 pub fn markdown_brief(analysis: &Analysis) -> String {
     markdown::render_brief(analysis)
