@@ -188,7 +188,7 @@ fn a_directory_batch_with_archives_and_garbage_gives_one_report_per_database() {
     assert_eq!(code(&o), 0, "{err}");
 
     let ok = docs.len();
-    let grouped = awrflash_extract::group(docs);
+    let grouped = awrflash_run::group(docs);
     eprintln!(
         "batch: {total} inputs, {ok} ok, {} failed, {} databases, {} intervals given twice",
         failed.len(),
@@ -243,7 +243,7 @@ fn extract_writes_the_documented_parquet_tables_with_every_row() {
     }
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 
-    let grouped = awrflash_extract::group(docs);
+    let grouped = awrflash_run::group(docs);
     let docs = grouped.all_documents();
     let reports: Vec<_> = docs
         .iter()
@@ -342,7 +342,7 @@ fn several_databases_need_a_directory_for_html_and_give_json_lines_on_stdout() {
         return;
     };
     let (docs, _) = expected(&b);
-    let groups = awrflash_extract::group(docs).groups.len();
+    let groups = awrflash_run::group(docs).groups.len();
     if groups < 2 {
         eprintln!("skipping: fewer than two databases parse yet ({groups})");
         return;

@@ -169,20 +169,6 @@ pub enum OutFormat {
     Md,
     Json,
     Text,
-    /// `--brief`: the short Markdown (not a `--format` value).
-    #[value(skip)]
-    MdBrief,
-}
-
-impl OutFormat {
-    pub fn extension(self) -> &'static str {
-        match self {
-            OutFormat::Html => "html",
-            OutFormat::Md | OutFormat::MdBrief => "md",
-            OutFormat::Json => "json",
-            OutFormat::Text => "txt",
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -10,7 +10,6 @@ mod catalog_cmd;
 mod config;
 mod extract_cmd;
 mod gen_cmd;
-mod inputs;
 mod load;
 mod parse_cmd;
 mod ui;

@@ -14,21 +14,6 @@ pub struct Ui {
     pub width: usize,
 }
 
-/// How a terminal report looks: colours and width.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Page {
-    pub color: bool,
-    pub width: usize,
-}
-
-impl Page {
-    /// A report written to a file: no colours, the default width.
-    pub const FILE: Page = Page {
-        color: false,
-        width: awrflash_report::TEXT_WIDTH,
-    };
-}
-
 impl Ui {
     pub fn new(quiet: bool, verbose: u8, color: ColorWhen) -> Self {
         Ui {
@@ -43,14 +28,6 @@ impl Ui {
                 std::env::var("COLUMNS").ok().as_deref(),
                 terminal_size::terminal_size_of(std::io::stdout()).map(|(w, _)| usize::from(w.0)),
             ),
-        }
-    }
-
-    /// The terminal report's look on stdout.
-    pub fn page(&self) -> Page {
-        Page {
-            color: self.color,
-            width: self.width,
         }
     }
 

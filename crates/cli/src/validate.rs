@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 
-use crate::args::OutFormat;
+use awrflash_run::output::OutFormat;
 
 /// Every input named on the command line (not a glob, not a directory walk)
 /// must exist: a mistyped path among good ones is an error, not a warning
@@ -54,7 +54,7 @@ pub fn output_extension(output: Option<&Path>, format: Option<OutFormat>) -> Res
         ),
     };
     match format {
-        Some(f) if f.extension() != by_ext.extension() && f != OutFormat::MdBrief => bail!(
+        Some(f) if f != by_ext => bail!(
             "-o {shown} is .{} but --format is {}",
             by_ext.extension(),
             f.extension()

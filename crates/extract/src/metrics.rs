@@ -1,115 +1,12 @@
-//! Per-report interval metrics and the database a report belongs to.
+//! Per-report interval metrics.
 //!
 //! One [`SnapshotMetrics`] per report interval: the figures a trend needs
 //! (DB time, CPU, IOPS, MB/s, redo, key wait averages, flash cache hits),
 //! read from the facts layer ([`awrflash_facts`]), which owns the order in
 //! which report sections are tried.
 
-use std::fmt;
-
 use awrflash_facts::{IntervalFacts, Num};
 use awrflash_model::{DbReport, ReportKind};
-
-/// Which instance(s) a report covers.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum InstanceKey {
-    /// One instance, by `Inst num`.
-    Number(u32),
-    /// One instance known only by name.
-    Named(String),
-    /// A RAC global report: all instances together.
-    All,
-    /// The report names no instance.
-    Unknown,
-}
-
-impl fmt::Display for InstanceKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            InstanceKey::Number(n) => write!(f, "{n}"),
-            InstanceKey::Named(s) => f.write_str(s),
-            InstanceKey::All => f.write_str("all"),
-            InstanceKey::Unknown => f.write_str("unknown"),
-        }
-    }
-}
-
-/// The database a report belongs to: reports with the same key are one
-/// series. DBID + instance; a RAC global report is its own `all` series;
-/// a PDB report is keyed by its container too.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct DbKey {
-    pub db_name: Option<String>,
-    pub container: Option<String>,
-    pub dbid: Option<u64>,
-    pub instance: InstanceKey,
-}
-
-impl DbKey {
-    pub fn of(report: &DbReport) -> Self {
-        let h = &report.header;
-        let instance = if report.source.kind == Some(ReportKind::RacGlobal) {
-            InstanceKey::All
-        } else if let Some(n) = h.instance_number {
-            InstanceKey::Number(n)
-        } else if let Some(name) = h.instance.as_deref().filter(|s| !s.trim().is_empty()) {
-            InstanceKey::Named(name.trim().to_string())
-        } else {
-            InstanceKey::Unknown
-        };
-        let container = if report.source.kind == Some(ReportKind::Pdb) {
-            h.container.clone()
-        } else {
-            None
-        };
-        DbKey {
-            db_name: h.db_name.clone(),
-            container,
-            dbid: h.dbid,
-            instance,
-        }
-    }
-
-    /// File name stem `<db>_<dbid>_<inst>` (PDB: `<db>-<pdb>_<dbid>_<inst>`),
-    /// restricted to characters safe on every file system.
-    pub fn file_stem(&self) -> String {
-        let mut db = self.db_name.clone().unwrap_or_else(|| "unknown".into());
-        if let Some(c) = &self.container {
-            db.push('-');
-            db.push_str(c);
-        }
-        let dbid = self
-            .dbid
-            .map_or_else(|| "nodbid".to_string(), |d| d.to_string());
-        let raw = format!("{db}_{dbid}_{}", self.instance);
-        raw.chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect()
-    }
-
-    /// Human label, e.g. `PROD (DBID 1234567, instance 1)`.
-    pub fn label(&self) -> String {
-        let mut db = self.db_name.clone().unwrap_or_else(|| "unknown".into());
-        if let Some(c) = &self.container {
-            db.push('/');
-            db.push_str(c);
-        }
-        let dbid = self
-            .dbid
-            .map_or_else(|| "no DBID".to_string(), |d| format!("DBID {d}"));
-        let inst = match &self.instance {
-            InstanceKey::All => "all instances".to_string(),
-            other => format!("instance {other}"),
-        };
-        format!("{db} ({dbid}, {inst})")
-    }
-}
 
 /// The figures of one report interval. Rates are per second of elapsed
 /// time; `None` where the report does not print what they come from.
@@ -344,24 +241,5 @@ mod tests {
         assert_eq!(m.db_cpu_s, Some(4441.5));
         assert_eq!(m.read_iops, Some(832.6));
         assert_eq!(m.write_iops, Some(64.0));
-    }
-
-    #[test]
-    fn rac_global_reports_are_keyed_by_all_instances() {
-        let mut r = report();
-        assert_eq!(DbKey::of(&r).file_stem(), "PROD_42_2");
-        r.source.kind = Some(ReportKind::RacGlobal);
-        let k = DbKey::of(&r);
-        assert_eq!(k.instance, InstanceKey::All);
-        assert_eq!(k.file_stem(), "PROD_42_all");
-        assert_eq!(k.label(), "PROD (DBID 42, all instances)");
-    }
-
-    #[test]
-    fn file_stems_are_safe_for_any_file_system() {
-        let mut r = report();
-        r.header.db_name = Some("A/B C".into());
-        r.header.dbid = None;
-        assert_eq!(DbKey::of(&r).file_stem(), "A_B_C_nodbid_2");
     }
 }

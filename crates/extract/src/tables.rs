@@ -5,10 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use awrflash_model::{DbReport, Document, FileIoRow, SourceRef};
+use awrflash_model::{DbKey, DbReport, Document, FileIoRow, SourceRef};
 use polars::prelude::*;
 
-use crate::metrics::{DbKey, SnapshotMetrics, snapshot_metrics};
+use crate::metrics::{SnapshotMetrics, snapshot_metrics};
 use awrflash_facts::IntervalFacts;
 
 /// Table names, in the order they are written.

@@ -256,6 +256,22 @@ pub struct Analysis {
     pub trend: Vec<TrendMetric>,
     /// Tables and chart data the report shows beside the findings.
     pub exhibits: Exhibits,
+    /// Every auxiliary input of the run (iostat/sar capture, `v$sysstat`
+    /// spool, `dba_segments` list) and whether it was used for this
+    /// database, with the reason either way.
+    pub attachments: Vec<Attachment>,
+}
+
+/// Whether an auxiliary input was used for a database, and why: the host
+/// and time window it names against the database's reports.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Attachment {
+    pub path: String,
+    pub format: crate::Format,
+    pub attached: bool,
+    /// One sentence, e.g. `host db02 is not this database's host (db01)`.
+    pub reason: String,
 }
 
 /// One metric over the report intervals of a database, summarised by

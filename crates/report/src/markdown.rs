@@ -226,6 +226,10 @@ fn head(o: &mut String, v: &View) {
         let _ = writeln!(o, "### Inputs used\n");
         table(o, &tables::inputs(v));
     }
+    if !v.attachments.is_empty() {
+        let _ = writeln!(o, "### Auxiliary inputs of the run\n");
+        table(o, &tables::attachments(v));
+    }
 }
 
 fn options(o: &mut String, v: &View) {

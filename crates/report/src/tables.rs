@@ -98,6 +98,25 @@ pub fn inputs(v: &View) -> Table {
     t
 }
 
+/// Columns: File, Format, Used, Why.
+pub fn attachments(v: &View) -> Table {
+    let mut t = Table::new(&[
+        ("File", false),
+        ("Format", false),
+        ("Used", false),
+        ("Why", false),
+    ]);
+    for a in &v.attachments {
+        t.rows.push(vec![
+            (&a.path).into(),
+            (&a.format).into(),
+            (&a.used).into(),
+            (&a.reason).into(),
+        ]);
+    }
+    t
+}
+
 /// Columns: #, Option, Key, Device, DB time now, DB time after, Gain,
 /// Response time (ratio), Bound, Throughput cap, Flash capacity.
 pub fn options(v: &View) -> Table {

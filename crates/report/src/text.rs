@@ -546,6 +546,19 @@ fn head(o: &mut String, st: &Style, v: &View) {
         let _ = writeln!(o);
         table(o, st, INDENT, &tables::inputs(v));
     }
+    if !v.attachments.is_empty() {
+        // A list, not a table: the reason is a sentence that must not be cut.
+        let _ = writeln!(o, "\n{INDENT}Auxiliary inputs of the run");
+        for a in &v.attachments {
+            let used = if a.used == "yes" { "used" } else { "not used" };
+            para(
+                o,
+                st,
+                INDENT,
+                &format!("{} ({}), {used}: {}", a.path, a.format, a.reason),
+            );
+        }
+    }
 }
 
 fn options(o: &mut String, st: &Style, v: &View) {

@@ -319,6 +319,16 @@ pub struct InputView {
     pub kind: String,
 }
 
+/// An auxiliary input of the run and whether this database used it.
+#[derive(Debug, Clone)]
+pub struct AttachmentView {
+    pub path: String,
+    pub format: String,
+    /// `yes` or `no`.
+    pub used: String,
+    pub reason: String,
+}
+
 /// Findings by severity.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Counts {
@@ -338,6 +348,7 @@ pub struct View {
     pub best_option: Option<String>,
     pub identity: Vec<(String, String)>,
     pub inputs: Vec<InputView>,
+    pub attachments: Vec<AttachmentView>,
     pub options: Vec<OptionView>,
     pub breakdown: Vec<BreakdownRow>,
     pub breakdown_after_title: Option<String>,
@@ -430,14 +441,20 @@ fn gain_range(p: &Projection) -> (f64, f64) {
 fn steps(notes: &mut Notes, steps: &[ProjectionStep]) -> Vec<StepView> {
     steps
         .iter()
-        .map(|s| StepView {
-            component: s.component.clone(),
-            waits: fmt::num(s.waits),
-            share: fmt::pct(s.share_affected * 100.0),
-            current: fmt::ms(s.current_avg_ms),
-            new: range(fmt::ms(s.new_avg_ms_low), fmt::ms(s.new_avg_ms_high)),
-            saved: fmt::secs_range(s.saved_s_low, s.saved_s_high),
-            src: notes.evidence(&s.src),
+        .map(|s| {
+            // A step that moves no waits (a CPU queueing charge, a
+            // throughput cap) only adds time: no waits, share or latency.
+            let waits = s.waits > 0.0;
+            let or_na = |v: String| if waits { v } else { fmt::NA.to_string() };
+            StepView {
+                component: s.component.clone(),
+                waits: or_na(fmt::num(s.waits)),
+                share: or_na(fmt::pct(s.share_affected * 100.0)),
+                current: or_na(fmt::ms(s.current_avg_ms)),
+                new: or_na(range(fmt::ms(s.new_avg_ms_low), fmt::ms(s.new_avg_ms_high))),
+                saved: fmt::secs_range(s.saved_s_low, s.saved_s_high),
+                src: notes.evidence(&s.src),
+            }
         })
         .collect()
 }
@@ -613,6 +630,16 @@ pub fn build(a: &Analysis) -> View {
                 awrflash_model::ReportKind::RacGlobal => "rac-global".into(),
                 awrflash_model::ReportKind::Pdb => "pdb".into(),
             }),
+        })
+        .collect();
+    let attachments = a
+        .attachments
+        .iter()
+        .map(|x| AttachmentView {
+            path: x.path.clone(),
+            format: x.format.as_str().to_string(),
+            used: if x.attached { "yes" } else { "no" }.into(),
+            reason: x.reason.clone(),
         })
         .collect();
 
@@ -1046,6 +1073,7 @@ pub fn build(a: &Analysis) -> View {
         db_label,
         identity,
         inputs,
+        attachments,
         options,
         breakdown,
         breakdown_after_title,

@@ -194,6 +194,8 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
             Vec::new()
         },
         exhibits: exhibits::exhibits(w, &plan, &iostat),
+        // Which auxiliary inputs fit the database is the run layer's call.
+        attachments: Vec::new(),
     };
     Ok(analysis)
 }
