@@ -270,3 +270,14 @@ fn json_on_stdout_is_one_line_per_database_with_the_current_schema_version() {
     assert!(v["verdict"].is_object());
     assert_eq!(v["schema_version"], 2);
 }
+
+#[test]
+fn brief_into_a_directory_writes_markdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = format!("{}/", dir.path().display());
+    let o = run(&["-q", "analyze", &sample(), "-o", &out, "--brief"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let files = common::files_below(dir.path());
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert!(files[0].extension().is_some_and(|e| e == "md"), "{files:?}");
+}

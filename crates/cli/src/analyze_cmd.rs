@@ -94,14 +94,15 @@ fn report_attachments(dbs: &Databases, ui: &Ui) {
     }
 }
 
-/// `--brief` is Markdown: text on stdout (the default) becomes Markdown;
-/// any other format with it is a usage error.
+/// `--brief` is Markdown: the default format of stdout (text) or of a
+/// directory (HTML) becomes Markdown; any other format with it is a usage error.
 fn brief(target: Target, args: &AnalyzeArgs) -> Result<Target> {
     if !args.brief {
         return Ok(target);
     }
     Ok(match target {
         Target::Stdout(Out::Text) if args.format.is_none() => Target::Stdout(Out::Md),
+        Target::Dir(dir, Out::Html) if args.format.is_none() => Target::Dir(dir, Out::Md),
         Target::Stdout(Out::Md) | Target::File(_, Out::Md) | Target::Dir(_, Out::Md) => target,
         other => bail!(
             "--brief is Markdown; the output is {} (use --format md or -o FILE.md)",
