@@ -391,7 +391,7 @@ pub fn bound_note(bound: &str) -> String {
         "channel" => "I/O channel bandwidth limits the gain (000 section 6.3, R7; 002)".into(),
         "io-share" => "the share of DB time spent on the I/O the option speeds up".into(),
         "none" => "no saturated resource found".into(),
-        "not-enough-data" | "" => "not enough data in the inputs".into(),
+        "not-enough-data" => "not enough data in the inputs".into(),
         other => other.to_string(),
     }
 }
@@ -474,11 +474,7 @@ fn projection(notes: &mut Notes, p: &Projection) -> ProjectionView {
             fmt::ratio(p.response_ratio_high),
         ),
         cap: p.throughput_cap.map(fmt::ratio),
-        bound: if p.bound.is_empty() {
-            "none".into()
-        } else {
-            p.bound.clone()
-        },
+        bound: p.bound.to_string(),
         steps: steps(notes, &p.steps),
     }
 }
@@ -1055,11 +1051,7 @@ pub fn build(a: &Analysis) -> View {
             fmt::pct_range(a.verdict.gain_pct_low, a.verdict.gain_pct_high)
         )
     };
-    let bound = if a.verdict.bound.is_empty() {
-        "not-enough-data".to_string()
-    } else {
-        a.verdict.bound.clone()
-    };
+    let bound = a.verdict.bound.to_string();
     View {
         summary: if a.verdict.summary.trim().is_empty() {
             "No verdict: the inputs did not carry enough data.".into()

@@ -23,8 +23,8 @@
 //!    reads; the SGA spent on flash buffer headers shrinks the buffer cache.
 
 use awrflash_model::{
-    DbTimeBreakdown, EvidenceSrc, FlashCachePlan, FlashCachePoint, OptionProjection, Projection,
-    ProjectionStep,
+    Bound, DbTimeBreakdown, EvidenceSrc, FlashCachePlan, FlashCachePoint, OptionProjection,
+    Projection, ProjectionStep,
 };
 
 use crate::devices::{DeviceProfile, IoKind};
@@ -524,7 +524,7 @@ fn finish(
     let r_high = ratio(after_high, before);
     // Bottleneck law.
     let mut cap: Option<f64> = None;
-    let mut bound = "none".to_string();
+    let mut bound = Bound::None;
     if let Some(c) = p.caps.cpu {
         let c = if p.oltp {
             c.max(OLTP_SATURATION_GAIN)
@@ -532,23 +532,23 @@ fn finish(
             c
         };
         cap = Some(c);
-        bound = "cpu".into();
+        bound = Bound::Cpu;
     }
     if let Some(c) = p.caps.channel
         && cap.is_none_or(|x| c < x)
     {
         cap = Some(c);
-        bound = "channel".into();
+        bound = Bound::Channel;
     }
     let floor = cap.map_or(0.0, |c| 1.0 / c.max(1.0));
     let binds = r_low < floor;
     if !binds {
-        bound = "none".into();
+        bound = Bound::None;
     }
     let capped_low = after_low.max(before * floor);
     let capped_high = after_high.max(before * floor);
     if binds {
-        let name = if bound == "cpu" {
+        let name = if bound == Bound::Cpu {
             CPU_BOUND
         } else {
             CHANNEL_BOUND

@@ -2,7 +2,7 @@
 //! plan: the best option, its gain, what bounds it, and the smaller change.
 
 use awrflash_facts::{IntervalFacts, round};
-use awrflash_model::Verdict;
+use awrflash_model::{Bound, Verdict};
 
 use crate::projection::{Plan, mid_gain};
 use crate::util::{f0, f1};
@@ -21,7 +21,7 @@ pub fn verdict(w: &IntervalFacts, plan: &Plan, idle: Option<f64>) -> Result<Verd
             ),
             gain_pct_low: 0.0,
             gain_pct_high: 0.0,
-            bound: "not-enough-load".into(),
+            bound: Bound::NotEnoughLoad,
             best_option: None,
         });
     }
@@ -36,7 +36,7 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64) -> Verdict {
             summary: "Not enough data: the input has no DB time or no wait events, so no projection was made.".into(),
             gain_pct_low: 0.0,
             gain_pct_high: 0.0,
-            bound: "not-enough-data".into(),
+            bound: Bound::NotEnoughData,
             best_option: None,
         };
     }
@@ -46,7 +46,7 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64) -> Verdict {
             summary: "No flash option applies: the report shows no I/O waits a device change would shorten.".into(),
             gain_pct_low: 0.0,
             gain_pct_high: 0.0,
-            bound: "io-share".into(),
+            bound: Bound::IoShare,
             best_option: None,
         };
     };
@@ -54,20 +54,20 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64) -> Verdict {
     let lo = round((1.0 - p.response_ratio_high) * 100.0);
     let hi = round((1.0 - p.response_ratio_low) * 100.0);
     let bound = if io_share < io_min {
-        "io-share".to_string()
+        Bound::IoShare
     } else {
-        p.bound.clone()
+        p.bound
     };
-    let limit = match bound.as_str() {
-        "cpu" => format!(
+    let limit = match bound {
+        Bound::Cpu => format!(
             " The CPUs cap it (throughput at most {}x).",
             f1(p.throughput_cap.unwrap_or(1.0))
         ),
-        "channel" => format!(
+        Bound::Channel => format!(
             " The I/O channel caps it (throughput at most {}x).",
             f1(p.throughput_cap.unwrap_or(1.0))
         ),
-        "io-share" => format!(
+        Bound::IoShare => format!(
             " I/O waits are only {}% of DB time, so flash cannot do much here.",
             f1(io_share)
         ),
@@ -86,7 +86,7 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64) -> Verdict {
             best.device,
             limit
         )
-    } else if bound == "io-share" {
+    } else if bound == Bound::IoShare {
         // A real but bounded gain: say the bound once, without "cannot do
         // much" next to a gain worth having.
         format!(

@@ -1,6 +1,6 @@
 //! Where the reports go: stdout, one file, or a directory of per-database
 //! files with `index.html`. The caller renders each database's page (the
-//! command line adds its trend block to text and Markdown); this module
+//! trend is part of the analysis, so every format prints it); this module
 //! decides the target, the file names and the layout.
 
 use std::collections::HashSet;
@@ -95,7 +95,7 @@ pub fn check(target: &Target, keys: &[&DbKey]) -> Result<(), RunError> {
     }
 }
 
-/// The advisor's answer for one database, in `format` (no trend block).
+/// The advisor's answer for one database, in `format`.
 pub fn render(analysis: &Analysis, format: OutFormat, color: bool) -> String {
     match format {
         OutFormat::Html => awrflash_report::html(analysis),

@@ -77,7 +77,6 @@ pub fn injected() -> Analysis {
             p(&mut c.section);
         }
         if let Some(pr) = &mut f.projection {
-            p(&mut pr.bound);
             for s in &mut pr.steps {
                 p(&mut s.component);
             }
