@@ -11,7 +11,7 @@ Examples:
   awrflash analyze reports/ -o out/                  one HTML report per database + index.html
   awrflash analyze week.zip iostat.txt -o prod.html --channel-mbps 1600
   awrflash analyze 'awr/*.html' --format json --fail-on critical
-  awrflash extract week.zip --out tables/ --to parquet
+  awrflash extract week.zip -o tables/ --format parquet
   awrflash rules AF001
 
 Exit status: 0 ok, 1 findings at or above --fail-on, 2 input or usage error.";
@@ -47,6 +47,15 @@ pub struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN", help_heading = "Global options")]
     pub color: ColorWhen,
 
+    /// Site defaults file [default: ./awrflash.toml when present]; flags win.
+    #[arg(
+        long,
+        global = true,
+        value_name = "FILE.toml",
+        help_heading = "Global options"
+    )]
+    pub config: Option<PathBuf>,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -67,7 +76,7 @@ pub enum Command {
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
     /// Write the parsed inputs as tidy tables (CSV or Parquet), one file per table.
-    #[command(after_help = "Example:\n  awrflash extract week.zip --out tables/ --to parquet")]
+    #[command(after_help = "Example:\n  awrflash extract week.zip -o tables/ --format parquet")]
     Extract(ExtractArgs),
     /// List the rule catalogue, or print one rule's documentation.
     Rules(RulesArgs),
@@ -80,9 +89,11 @@ pub enum Command {
         after_help = "Example:\n  awrflash completions bash > /etc/bash_completion.d/awrflash"
     )]
     Completions(CompletionsArgs),
-    /// Print the man page (roff).
-    #[command(after_help = "Example:\n  awrflash man > awrflash.1 && man ./awrflash.1")]
-    Man,
+    /// Print a man page (roff), or write every page to a directory.
+    #[command(
+        after_help = "Examples:\n  awrflash man > awrflash.1 && man ./awrflash.1\n  awrflash man analyze > awrflash-analyze.1\n  awrflash man --dir /usr/local/share/man/man1"
+    )]
+    Man(ManArgs),
 }
 
 const ANALYZE_HELP: &str = "\
@@ -119,6 +130,11 @@ pub struct AnalyzeArgs {
     /// Exit with status 1 when a finding has this severity or higher.
     #[arg(long, value_enum, value_name = "SEVERITY")]
     pub fail_on: Option<FailOn>,
+
+    /// The short Markdown for a ticket comment: verdict, options, top findings
+    /// (implies --format md).
+    #[arg(long)]
+    pub brief: bool,
 
     #[command(flatten)]
     pub advisor: AdvisorArgs,
@@ -214,11 +230,12 @@ pub struct ExtractArgs {
     pub inputs: Vec<PathBuf>,
 
     /// Directory to write the tables to (created if missing).
-    #[arg(long, value_name = "DIR")]
+    // `--out` and `--to` are the spellings of earlier releases, kept hidden.
+    #[arg(long = "output", short = 'o', alias = "out", value_name = "DIR")]
     pub out: PathBuf,
 
     /// Table file format.
-    #[arg(long, value_enum, default_value_t = TableFormatArg::Parquet, value_name = "FORMAT")]
+    #[arg(long = "format", short = 'f', alias = "to", value_enum, default_value_t = TableFormatArg::Parquet, value_name = "FORMAT")]
     pub to: TableFormatArg,
 }
 
@@ -277,6 +294,17 @@ pub struct ParseArgs {
     /// Report files, directories (recursive), globs, .gz files or .zip archives.
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A subcommand (e.g. analyze): print its page, awrflash-analyze(1).
+    #[arg(value_name = "COMMAND", conflicts_with = "dir")]
+    pub command: Option<String>,
+
+    /// Write awrflash.1 and one awrflash-COMMAND.1 per subcommand into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

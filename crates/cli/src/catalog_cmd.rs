@@ -66,12 +66,7 @@ fn rule_doc(r: &RuleSpec) -> String {
     if !r.citations.is_empty() {
         s.push_str("\nCitations:\n");
         for c in &r.citations {
-            let title = c
-                .title
-                .as_deref()
-                .map(|t| format!(" ({t})"))
-                .unwrap_or_default();
-            s.push_str(&format!("  {}, {}{title}\n", c.seed, c.section));
+            s.push_str(&format!("  {}\n", c.label()));
         }
     }
     s

@@ -108,6 +108,19 @@ pub struct Citation {
     pub title: Option<String>,
 }
 
+impl Citation {
+    /// What a human format prints: the document's title (its file name when
+    /// the title is unknown) and the section.
+    pub fn label(&self) -> String {
+        let doc = self.title.as_deref().unwrap_or(&self.seed);
+        if self.section.is_empty() {
+            doc.to_string()
+        } else {
+            format!("{doc}, {}", self.section)
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Recommendation {

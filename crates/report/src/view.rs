@@ -25,6 +25,9 @@ pub struct SrcView {
 pub struct Footnote {
     pub n: usize,
     pub text: String,
+    /// The same with the file name only (no directories): what a report
+    /// shared outside the machine it was made on shows.
+    pub short_text: String,
 }
 
 /// Assigns footnote numbers to sources, one number per distinct source.
@@ -49,6 +52,7 @@ impl Notes {
         self.list.push(Footnote {
             n,
             text: text.clone(),
+            short_text: src_text(&file_name(path), section, line),
         });
         SrcView { n, text }
     }
@@ -64,6 +68,20 @@ impl Notes {
             let path = self.single_report.clone();
             Some(self.add(&path, &src.section, src.line))
         }
+    }
+}
+
+/// A path without its directories; inside an archive, the archive's file
+/// name and the member (`week.zip!awr_1.html`).
+pub fn file_name(path: &str) -> String {
+    let (outer, member) = match path.split_once('!') {
+        Some((o, m)) => (o, Some(m)),
+        None => (path, None),
+    };
+    let base = outer.rsplit(['/', '\\']).next().unwrap_or(outer);
+    match member {
+        Some(m) => format!("{base}!{m}"),
+        None => base.to_string(),
     }
 }
 
@@ -471,14 +489,7 @@ fn evidence(notes: &mut Notes, e: &Evidence) -> EvidenceView {
 }
 
 fn citation(c: &awrflash_model::Citation) -> String {
-    let mut s = c.seed.clone();
-    if !c.section.is_empty() {
-        s.push_str(&format!(", {}", c.section));
-    }
-    if let Some(t) = &c.title {
-        s.push_str(&format!(" ({t})"));
-    }
-    s
+    c.label()
 }
 
 fn rank_options(options: &[OptionProjection]) -> Vec<(usize, &OptionProjection, f64)> {

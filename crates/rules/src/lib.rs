@@ -39,8 +39,10 @@ use serde::Serialize;
 
 use awrflash_facts::IntervalFacts;
 
-/// Schema version of the JSON `Analysis` this crate produces.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Schema version of the JSON `Analysis` this crate produces. 2: the
+/// source formats `sar-solaris` and `sar-hpux`, and `--format json` on
+/// stdout as JSON Lines (one document per database) instead of an array.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// User-given facts the inputs do not carry.
 #[derive(Debug, Clone, Default)]

@@ -166,16 +166,18 @@ pub fn write_files(target: &Target, pages: &[Page]) -> Result<Option<Written>, R
     }
 }
 
-/// Writes the pages to `out`: one page as is; several as a JSON array, or
-/// one after the other under a heading naming the database. (Several HTML
-/// pages are refused earlier by [`check`].)
+/// Writes the pages to `out`: JSON as JSON Lines (one document per
+/// database, one per line, however many there are); one page of another
+/// format as is; several one after the other under a heading naming the
+/// database. (Several HTML pages are refused earlier by [`check`].)
 pub fn write_stdout(out: &mut dyn Write, format: OutFormat, pages: &[Page]) -> io::Result<()> {
     match (format, pages) {
-        (_, [one]) => out.write_all(one.text.as_bytes())?,
         (OutFormat::Json, _) => {
-            let docs: Vec<&str> = pages.iter().map(|p| p.text.as_str()).collect();
-            writeln!(out, "[\n{}\n]", docs.join(",\n"))?;
+            for p in pages {
+                writeln!(out, "{}", awrflash_report::json_line(p.analysis))?;
+            }
         }
+        (_, [one]) => out.write_all(one.text.as_bytes())?,
         (_, _) => {
             for (i, p) in pages.iter().enumerate() {
                 if i > 0 {

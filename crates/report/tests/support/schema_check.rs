@@ -167,3 +167,8 @@ pub fn unknown_keywords(schema: &Value) -> Vec<String> {
     walk(schema, false, &mut bad);
     bad
 }
+
+/// The errors of `v` against the schema `root` (empty when it validates).
+pub fn errors(root: &Value, v: &Value) -> Vec<String> {
+    validate_against(root, v).0
+}
