@@ -93,8 +93,13 @@ pub fn markdown(c: &Comparison) -> String {
         }
         o.push('\n');
     }
-    for f in &v.footnotes {
-        let _ = writeln!(o, "[^{}]: {}", f.n, md(&f.text));
+    if !v.footnotes.is_empty() {
+        let _ = writeln!(o, "## Sources of the numbers\n");
+        // Plain numbered notes, as in the analysis Markdown: the list's
+        // numbers are the marks in the tables.
+        for f in &v.footnotes {
+            let _ = writeln!(o, "{}. {}", f.n, md(&f.short_text));
+        }
     }
     o
 }
@@ -102,75 +107,80 @@ pub fn markdown(c: &Comparison) -> String {
 /// Terminal text, 100 columns; ANSI colours when `color`.
 pub fn text(c: &Comparison, color: bool) -> String {
     let v = view::build(c);
-    let st = txt::Style { color };
+    let st = txt::Style {
+        color,
+        width: txt::WIDTH,
+    };
     let ind = "  ";
     let mut o = String::new();
     let title = format!("awrflash comparison: {}", txt::clean(&v.title));
     let _ = writeln!(o, "{}", st.paint("1", &title));
     let _ = writeln!(o, "{}", "=".repeat(title.chars().count().min(txt::WIDTH)));
     txt::section(&mut o, &st, "Summary");
-    txt::para(&mut o, ind, &v.summary);
-    txt::para(&mut o, ind, &format!("Compared: {}", v.window));
+    txt::para(&mut o, &st, ind, &v.summary);
+    txt::para(&mut o, &st, ind, &format!("Compared: {}", v.window));
     o.push('\n');
-    txt::table(&mut o, ind, &v.sides);
+    txt::table(&mut o, &st, ind, &v.sides);
     txt::section(&mut o, &st, "What changed in the storage");
     if v.changes.is_empty() {
-        txt::para(&mut o, ind, "No storage change shows in the figures.");
+        txt::para(&mut o, &st, ind, "No storage change shows in the figures.");
     }
     for (title, because, key) in &v.changes {
         let k = key
             .as_ref()
             .map_or(String::new(), |k| format!(" (option {k})"));
-        txt::para(&mut o, ind, &format!("- {title}{k}: {because}"));
+        txt::para(&mut o, &st, ind, &format!("- {title}{k}: {because}"));
     }
     txt::section(&mut o, &st, "Projected and measured");
     match &v.check {
         Some(ch) => {
-            txt::para(&mut o, ind, &ch.verdict);
+            txt::para(&mut o, &st, ind, &ch.verdict);
             txt::para(
                 &mut o,
+                &st,
                 ind,
                 &format!(
                     "Option: {} ({}), taken because {}.",
                     ch.option, ch.key, ch.chosen_because
                 ),
             );
-            txt::table(&mut o, ind, &ch.table);
+            txt::table(&mut o, &st, ind, &ch.table);
             for r in &ch.reasons {
-                txt::para(&mut o, ind, &format!("- {r}"));
+                txt::para(&mut o, &st, ind, &format!("- {r}"));
             }
         }
         None => txt::para(
             &mut o,
+            &st,
             ind,
             "No detected change has an advisor option to check against.",
         ),
     }
     txt::section(&mut o, &st, "Workload");
-    txt::para(&mut o, ind, &v.drift);
+    txt::para(&mut o, &st, ind, &v.drift);
     txt::section(&mut o, &st, "Measured figures");
-    txt::table(&mut o, ind, &v.figures);
+    txt::table(&mut o, &st, ind, &v.figures);
     if !v.breakdown.rows.is_empty() {
         txt::section(&mut o, &st, "DB time per transaction by component");
-        txt::table(&mut o, ind, &v.breakdown);
+        txt::table(&mut o, &st, ind, &v.breakdown);
     }
     txt::section(&mut o, &st, "Key waits");
     let narrow = v.waits.keep(&[0, 1, 2, 3, 6, 7]);
-    txt::table(&mut o, ind, &narrow);
+    txt::table(&mut o, &st, ind, &narrow);
     for h in &v.histograms {
         let _ = writeln!(o);
-        txt::para(&mut o, ind, &format!("{}: {}", h.event, h.le_1ms));
-        txt::table(&mut o, ind, &h.table);
+        txt::para(&mut o, &st, ind, &format!("{}: {}", h.event, h.le_1ms));
+        txt::table(&mut o, &st, ind, &h.table);
     }
     if !v.notes.is_empty() {
         txt::section(&mut o, &st, "Notes");
         for n in &v.notes {
-            txt::para(&mut o, ind, &format!("- {n}"));
+            txt::para(&mut o, &st, ind, &format!("- {n}"));
         }
     }
     txt::section(&mut o, &st, "Sources");
     for f in &v.footnotes {
-        txt::para(&mut o, ind, &format!("[{}] {}", f.n, f.text));
+        txt::para(&mut o, &st, ind, &format!("[{}] {}", f.n, f.text));
     }
     o
 }
