@@ -27,6 +27,7 @@ for f in "$src"/awr-text/*; do seed awr_text "$f" 8192 8192 8; seed parse_bytes 
 for f in "$src"/statspack/*; do seed statspack "$f" 8192 8192 8; seed parse_bytes "$f" 8192 8192 2; done
 for f in "$src"/iostat/*; do seed iostat "$f" 4096 4096 4; seed parse_bytes "$f" 4096 4096 1; done
 for f in "$src"/other/*sar*; do seed sar "$f" 4096 4096 4; seed parse_bytes "$f" 4096 4096 1; done
+for f in "$src"/other/*.nmon; do seed nmon "$f" 4096 4096 4; seed parse_bytes "$f" 4096 4096 1; done
 # No sysstat spool or dba_segments CSV in the corpus: seed those from the
 # project's own fixtures, plus a minimal example of each. The reduced
 # fixtures of the other formats seed their targets too.
@@ -35,7 +36,7 @@ printf 'name,value\nphysical read total IO requests,123456\nflash cache inserts,
 printf 'NAME                                                                  VALUE\n---------------------------------------------------------------- ----------\nphysical read flash cache hits                                          77\nsession logical reads                                           1234567\n' > "$here/corpus/sysstat/min.lst"
 printf 'OWNER,SEGMENT_NAME,PARTITION_NAME,SEGMENT_TYPE,TABLESPACE_NAME,BYTES\nAPP,ORDERS,,TABLE,USERS,104857600\nAPP,ORDERS_PK,,INDEX,USERS,5242880\n' > "$here/corpus/segsizes/segments.csv"
 fx="$here/../fixtures"
-for pair in sysstat:sysstat segsizes:segsizes iostat:iostat sar:sar awr_text:awr-text awr_html:awr-html awr_html:awr-html/broken; do
+for pair in sysstat:sysstat segsizes:segsizes iostat:iostat sar:sar nmon:nmon awr_text:awr-text awr_html:awr-html awr_html:awr-html/broken; do
   target=${pair%%:*}; sub=${pair#*:}
   [ -d "$fx/$sub" ] || continue
   for f in "$fx/$sub"/*; do [ -f "$f" ] && cp "$f" "$here/corpus/$target/fixture-$(basename "$f")"; done

@@ -219,7 +219,17 @@ fn a_glob_is_expanded_by_awrflash_itself() {
 fn roles_group_the_iostat_devices_of_an_analysis() {
     let root = common::root();
     let sample = root.join("fixtures/sample/awr_19c_sample.html");
-    let capture = root.join("fixtures/iostat/sysstat12_pretty_ampm.txt");
+    // The capture of dbhost01, moved to the hour of the sample report
+    // (14-Mar-25 09:00 to 10:00): a capture of another day is not attached.
+    let text = std::fs::read_to_string(root.join("fixtures/iostat/sysstat12_pretty_ampm.txt"))
+        .unwrap()
+        .replace("11/23/2026", "03/14/2025")
+        .replace("11:59:58 AM", "09:59:58 AM")
+        .replace("12:00:", "10:00:")
+        .replace(" PM", " AM");
+    let dir = tempfile::tempdir().unwrap();
+    let capture = dir.path().join("iostat_dbhost01.txt");
+    std::fs::write(&capture, text).unwrap();
     let roles = root.join("fixtures/roles/dbhost01.toml");
     let args = [
         "analyze",
@@ -259,6 +269,79 @@ fn roles_group_the_iostat_devices_of_an_analysis() {
         common::stderr(&out).contains("roles.toml"),
         "{}",
         common::stderr(&out)
+    );
+}
+
+#[test]
+fn a_capture_of_another_day_is_not_used_and_says_why() {
+    let root = common::root();
+    let sample = root.join("fixtures/sample/awr_19c_sample.html");
+    let capture = root.join("fixtures/iostat/sysstat12_pretty_ampm.txt");
+    let out = common::run(&[
+        "analyze",
+        sample.to_str().unwrap(),
+        capture.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(common::code(&out), 0, "{}", common::stderr(&out));
+    let why = "same host dbhost01, but its window 2026-11-23 11:59:58 to 2026-11-23 12:00:13 \
+               does not overlap the report window 2025-03-14 09:00:12 to 2025-03-14 10:00:15";
+    let err = common::stderr(&out);
+    assert!(
+        err.contains(&format!("sysstat12_pretty_ampm.txt: not used ({why})")),
+        "{err}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&common::stdout(&out)).unwrap();
+    assert_eq!(json["attachments"][0]["attached"], false);
+    assert_eq!(json["attachments"][0]["reason"], why);
+    assert_eq!(
+        json["exhibits"]["devices"].as_array().map(Vec::len),
+        Some(0)
+    );
+}
+
+#[test]
+fn a_report_with_no_identity_is_named_by_its_file_and_says_so() {
+    let root = common::root();
+    // The sample with its DB Name and DB Id cells blank, as a service that
+    // hides system data prints them.
+    let text = std::fs::read_to_string(root.join("fixtures/sample/awr_19c_sample.html"))
+        .unwrap()
+        .replace(
+            "<td scope=\"row\" class='awrc'>SAMPLEDB</td><td align=\"right\" class='awrc'>1234567890</td>",
+            "<td scope=\"row\" class='awrc'></td><td align=\"right\" class='awrc'></td>",
+        );
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("hidden.html");
+    std::fs::write(&input, text).unwrap();
+    let out_dir = dir.path().join("out/");
+    let o = run(&[
+        "analyze",
+        input.to_str().unwrap(),
+        "-o",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let err = stderr(&o);
+    let shown = input.display().to_string();
+    assert!(
+        err.contains(&format!(
+            "{shown}: the report shows no DB name or DBID (identity not shown by the service)"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "identity not shown by the service ({shown}, snapshots 4410-4411): 1 report"
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("unknown"), "{err}");
+    assert!(
+        out_dir
+            .join("unnamed_hidden.html__snapshots_4410-4411.html")
+            .is_file()
     );
 }
 

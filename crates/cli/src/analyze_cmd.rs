@@ -1,58 +1,33 @@
-//! `awrflash analyze`: inputs -> databases -> advisor -> reports.
+//! `awrflash analyze`: the run layer's inputs -> databases -> advisor ->
+//! reports, with the messages and the exit code.
 
-use std::collections::HashSet;
 use std::fs;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
-use awrflash_extract::{DbGroup, DbKey, Grouped, InstanceKey, SnapshotMetrics};
-use awrflash_model::{Analysis, Document, Severity};
-use rayon::prelude::*;
+use anyhow::{Context, Result};
+use awrflash_model::{Analysis, DbKey, Severity};
+use awrflash_run::output::{self, OutFormat as Out, Page, Target, Written};
+use awrflash_run::{Database, Databases};
 
 use crate::args::{AdvisorArgs, AnalyzeArgs, FailOn, OutFormat};
 use crate::load::{self, plural};
-use crate::trend;
 use crate::ui::Ui;
-
-/// Where the reports go.
-#[derive(Debug, Clone, PartialEq)]
-enum Target {
-    Stdout(OutFormat),
-    File(PathBuf, OutFormat),
-    Dir(PathBuf, OutFormat),
-}
 
 /// One database's result.
 struct DbResult {
     key: DbKey,
     reports: usize,
     analysis: Analysis,
-    metrics: Vec<SnapshotMetrics>,
 }
 
 pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
-    let target = target(args.output.as_deref(), args.format);
+    let target = output::target(args.output.as_deref(), args.format.map(out_format));
     let opts = advisor_options(&args.advisor)?;
-    let mut grouped = load::load_grouped(&args.inputs, ui)?;
-    if let Some(path) = &args.advisor.roles {
-        apply_roles(&mut grouped.aux, path)?;
-    }
-    pair_sysstat_files(&mut grouped.aux);
-    if let (Target::File(path, _), true) = (&target, grouped.groups.len() > 1) {
-        bail!(
-            "the inputs hold {} databases ({}); write one file per database with -o {}/",
-            grouped.groups.len(),
-            grouped
-                .groups
-                .iter()
-                .map(|g| g.key.label())
-                .collect::<Vec<_>>()
-                .join(", "),
-            path.with_extension("").display()
-        );
-    }
-    let results = analyze_groups(grouped, &opts)?;
+    let dbs = load::load_databases(&args.inputs, args.advisor.roles.as_deref(), ui)?;
+    let keys: Vec<&DbKey> = dbs.databases.iter().map(|d| &d.key).collect();
+    output::check(&target, &keys)?;
+    report_attachments(&dbs, ui);
+    let results = awrflash_run::analyze_all(dbs.databases, &opts, keep)?;
     for r in &results {
         ui.note(&format!(
             "{}: {} {}, {} {}",
@@ -67,49 +42,60 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
     Ok(exit_for_findings(&results, args.fail_on))
 }
 
-/// Two `v$sysstat` files of one capture each are a begin/end pair: they
-/// become one spool with deltas (begin is the one given first, or the one
-/// with the earlier capture time when both print one).
-fn pair_sysstat_files(aux: &mut Vec<Document>) {
-    let single: Vec<usize> = aux
-        .iter()
-        .enumerate()
-        .filter_map(|(i, d)| match d {
-            Document::Sysstat(s) if s.captures.len() == 1 && s.deltas.is_empty() => Some(i),
-            _ => None,
-        })
-        .collect();
-    let [a, b] = single.as_slice() else {
-        return;
-    };
-    let (Some(Document::Sysstat(first)), Some(Document::Sysstat(second))) =
-        (aux.get(*a), aux.get(*b))
-    else {
-        return;
-    };
-    let time = |s: &awrflash_model::SysstatSpool| s.captures.first().and_then(|c| c.time.clone());
-    let (begin, end) = match (time(first), time(second)) {
-        (Some(t1), Some(t2)) if t2 < t1 => (second, first),
-        _ => (first, second),
-    };
-    let paired = awrflash_parse::sysstat::pair(begin, end);
-    aux.remove(*b);
-    if let Some(slot) = aux.get_mut(*a) {
-        *slot = Document::Sysstat(Box::new(paired));
+/// What `analyze` keeps of a database once the advisor is done: its key,
+/// report count and analysis, not the parsed reports.
+fn keep(db: &Database, analysis: Analysis) -> DbResult {
+    DbResult {
+        key: db.key.clone(),
+        reports: db.reports.len(),
+        analysis,
     }
 }
 
-/// Tags the devices of every iostat/sar capture with the user's roles.
-fn apply_roles(aux: &mut [Document], path: &Path) -> Result<()> {
-    let mapping = fs::read_to_string(path)
-        .with_context(|| format!("{}: cannot read the device roles", path.display()))?;
-    let shown = path.display().to_string();
-    for doc in aux {
-        if let Document::Iostat(capture) = doc {
-            awrflash_parse::iostat::apply_roles(capture, &shown, &mapping)?;
+/// Which auxiliary input each database uses, and why; an input no database
+/// uses says why once (with `-v`, every refusal per database).
+fn report_attachments(dbs: &Databases, ui: &Ui) {
+    for db in &dbs.databases {
+        for a in &db.attachments {
+            if a.attached {
+                ui.note(&format!(
+                    "{}: uses {} ({})",
+                    db.key.label(),
+                    a.path,
+                    a.reason
+                ));
+            } else if ui.verbose > 0 {
+                ui.note(&format!(
+                    "{}: does not use {} ({})",
+                    db.key.label(),
+                    a.path,
+                    a.reason
+                ));
+            }
         }
     }
-    Ok(())
+    let several = dbs.databases.len() > 1 && ui.verbose == 0;
+    for a in &dbs.unused {
+        ui.note(&format!(
+            "{}: not used ({}){}",
+            a.path,
+            a.reason,
+            if several {
+                "; -v gives each database's reason"
+            } else {
+                ""
+            }
+        ));
+    }
+}
+
+fn out_format(f: OutFormat) -> Out {
+    match f {
+        OutFormat::Html => Out::Html,
+        OutFormat::Md => Out::Md,
+        OutFormat::Json => Out::Json,
+        OutFormat::Text => Out::Text,
+    }
 }
 
 fn advisor_options(a: &AdvisorArgs) -> Result<awrflash_rules::Options> {
@@ -128,207 +114,34 @@ fn advisor_options(a: &AdvisorArgs) -> Result<awrflash_rules::Options> {
     })
 }
 
-/// `-o` and `--format` to a target: a trailing `/` or an existing directory
-/// is a directory; a file's format comes from its extension unless given.
-fn target(output: Option<&Path>, format: Option<OutFormat>) -> Target {
-    let Some(path) = output else {
-        return Target::Stdout(format.unwrap_or(OutFormat::Text));
-    };
-    let shown = path.as_os_str().to_string_lossy();
-    if shown.ends_with('/') || shown.ends_with(std::path::MAIN_SEPARATOR) || path.is_dir() {
-        return Target::Dir(path.to_path_buf(), format.unwrap_or(OutFormat::Html));
-    }
-    let by_ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    let inferred = match by_ext.as_deref() {
-        Some("md" | "markdown") => OutFormat::Md,
-        Some("json") => OutFormat::Json,
-        Some("txt" | "text") => OutFormat::Text,
-        _ => OutFormat::Html,
-    };
-    Target::File(path.to_path_buf(), format.unwrap_or(inferred))
-}
-
-/// Runs the advisor on every database (in parallel). Inputs that are not
-/// reports go with the databases (see `Grouped::aux_for`); with no report at
-/// all they are analysed alone.
-fn analyze_groups(mut grouped: Grouped, opts: &awrflash_rules::Options) -> Result<Vec<DbResult>> {
-    if grouped.groups.is_empty() {
-        grouped.groups.push(DbGroup {
-            key: DbKey {
-                db_name: None,
-                container: None,
-                dbid: None,
-                instance: InstanceKey::Unknown,
-            },
-            reports: Vec::new(),
-        });
-    }
-    let grouped = &grouped;
-    grouped
-        .groups
-        .par_iter()
-        .map(|g| {
-            let metrics: Vec<SnapshotMetrics> = g
-                .reports
-                .iter()
-                .filter_map(|d| match d {
-                    Document::Report(r) => Some(awrflash_extract::snapshot_metrics(r)),
-                    _ => None,
-                })
-                .collect();
-            let reports = g.reports.len();
-            let mut docs = g.reports.clone();
-            docs.extend(grouped.aux_for(g).into_iter().cloned());
-            let mut analysis = awrflash_rules::analyze(&docs, opts)
-                .with_context(|| format!("{}: the advisor failed", g.key.label()))?;
-            // The advisor fills the series for a multi-report analysis;
-            // this only covers an advisor that left it empty.
-            if analysis.series.is_empty() && metrics.len() > 1 {
-                analysis.series = metrics.iter().map(SnapshotMetrics::to_point).collect();
-            }
-            Ok(DbResult {
-                key: g.key.clone(),
-                reports,
-                analysis,
-                metrics,
-            })
-        })
-        .collect()
-}
-
-fn render(r: &DbResult, format: OutFormat, color: bool) -> Result<String> {
-    Ok(match format {
-        OutFormat::Html => awrflash_report::html(&r.analysis),
-        OutFormat::Json => awrflash_report::json(&r.analysis),
-        OutFormat::Md => {
-            let mut s = awrflash_report::markdown(&r.analysis);
-            if r.metrics.len() > 1 {
-                s.push_str(&trend::markdown(&r.metrics)?);
-            }
-            s
-        }
-        OutFormat::Text => {
-            let mut s = awrflash_report::text(&r.analysis, color);
-            if r.metrics.len() > 1 {
-                s.push_str(&trend::text(&r.metrics)?);
-            }
-            s
-        }
-    })
-}
-
 fn write_output(target: &Target, results: &[DbResult], ui: &Ui) -> Result<()> {
-    match target {
-        Target::Stdout(format) => {
-            let stdout = io::stdout();
-            let mut out = io::BufWriter::new(stdout.lock());
-            write_stdout(&mut out, *format, results, ui.color)?;
-            out.flush()?;
-        }
-        Target::File(path, format) => {
-            if let Some(r) = results.first() {
-                let text = render(r, *format, false)?;
-                write_file(path, &text)?;
-                ui.note(&format!("wrote {}", path.display()));
-            }
-        }
-        Target::Dir(dir, format) => {
-            fs::create_dir_all(dir)
-                .with_context(|| format!("{}: cannot create the directory", dir.display()))?;
-            let names = file_names(results, *format);
-            for (r, name) in results.iter().zip(&names) {
-                write_file(&dir.join(name), &render(r, *format, false)?)?;
-            }
-            let mut what = format!(
-                "wrote {} {} to {}",
-                results.len(),
-                plural(results.len(), "report", "reports"),
-                dir.display()
-            );
-            if *format == OutFormat::Html {
-                let items: Vec<(&Analysis, String)> = results
-                    .iter()
-                    .zip(names)
-                    .map(|(r, n)| (&r.analysis, n))
-                    .collect();
-                write_file(
-                    &dir.join("index.html"),
-                    &awrflash_report::index_html(&items),
-                )?;
-                what.push_str(" with index.html");
-            }
-            ui.note(&what);
-        }
-    }
-    Ok(())
-}
-
-fn write_stdout(
-    out: &mut impl Write,
-    format: OutFormat,
-    results: &[DbResult],
-    color: bool,
-) -> Result<()> {
-    match (format, results) {
-        (_, [one]) => out.write_all(render(one, format, color)?.as_bytes())?,
-        (OutFormat::Html, _) => bail!(
-            "the inputs hold {} databases; HTML is one page per database: use -o DIR/",
-            results.len()
-        ),
-        (OutFormat::Json, _) => {
-            // Several databases: a JSON array of the per-database documents.
-            let docs = results
-                .iter()
-                .map(|r| render(r, format, false))
-                .collect::<Result<Vec<_>>>()?;
-            writeln!(out, "[\n{}\n]", docs.join(",\n"))?;
-        }
-        (_, _) => {
-            for (i, r) in results.iter().enumerate() {
-                if i > 0 {
-                    let rule = if format == OutFormat::Md {
-                        "\n---\n"
-                    } else {
-                        ""
-                    };
-                    writeln!(out, "{rule}")?;
-                }
-                let heading = r.key.label();
-                if format == OutFormat::Md {
-                    writeln!(out, "<!-- {heading} -->")?;
-                } else {
-                    writeln!(out, "== {heading} ==")?;
-                }
-                out.write_all(render(r, format, color)?.as_bytes())?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// `<db>_<dbid>_<inst>.<ext>`, made unique when two keys sanitise alike.
-fn file_names(results: &[DbResult], format: OutFormat) -> Vec<String> {
-    let mut used = HashSet::new();
-    results
+    let color = matches!(target, Target::Stdout(_)) && ui.color;
+    let pages: Vec<Page> = results
         .iter()
-        .map(|r| {
-            let stem = r.key.file_stem();
-            let mut name = format!("{stem}.{}", format.extension());
-            let mut n = 2;
-            while name == "index.html" || !used.insert(name.clone()) {
-                name = format!("{stem}-{n}.{}", format.extension());
-                n += 1;
-            }
-            name
+        .map(|r| Page {
+            key: &r.key,
+            analysis: &r.analysis,
+            text: output::render(&r.analysis, target.format(), color),
         })
-        .collect()
-}
-
-fn write_file(path: &Path, text: &str) -> Result<()> {
-    fs::write(path, text).with_context(|| format!("{}: cannot write", path.display()))
+        .collect();
+    if let Target::Stdout(format) = target {
+        let stdout = io::stdout();
+        let mut out = io::BufWriter::new(stdout.lock());
+        output::write_stdout(&mut out, *format, &pages)?;
+        out.flush()?;
+        return Ok(());
+    }
+    match output::write_files(target, &pages)? {
+        Some(Written::File(path)) => ui.note(&format!("wrote {}", path.display())),
+        Some(Written::Dir { dir, files, index }) => ui.note(&format!(
+            "wrote {files} {} to {}{}",
+            plural(files, "report", "reports"),
+            dir.display(),
+            if index { " with index.html" } else { "" }
+        )),
+        None => {}
+    }
+    Ok(())
 }
 
 fn exit_for_findings(results: &[DbResult], fail_on: Option<FailOn>) -> u8 {
@@ -350,7 +163,7 @@ fn exit_for_findings(results: &[DbResult], fail_on: Option<FailOn>) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use awrflash_model::Finding;
+    use awrflash_model::{Finding, InstanceKey};
 
     fn result(sev: &[Severity]) -> DbResult {
         DbResult {
@@ -359,6 +172,7 @@ mod tests {
                 container: None,
                 dbid: Some(1),
                 instance: InstanceKey::Number(1),
+                hidden: None,
             },
             reports: 1,
             analysis: Analysis {
@@ -371,7 +185,6 @@ mod tests {
                     .collect(),
                 ..Default::default()
             },
-            metrics: Vec::new(),
         }
     }
 
@@ -383,35 +196,5 @@ mod tests {
         assert_eq!(exit_for_findings(&r, Some(FailOn::Warning)), 1);
         assert_eq!(exit_for_findings(&r, Some(FailOn::Critical)), 0);
         assert_eq!(exit_for_findings(&[result(&[])], Some(FailOn::Info)), 0);
-    }
-
-    #[test]
-    fn the_output_target_follows_the_path_and_extension() {
-        assert_eq!(target(None, None), Target::Stdout(OutFormat::Text));
-        assert_eq!(
-            target(Some(Path::new("r.html")), None),
-            Target::File("r.html".into(), OutFormat::Html)
-        );
-        assert_eq!(
-            target(Some(Path::new("r.md")), None),
-            Target::File("r.md".into(), OutFormat::Md)
-        );
-        assert_eq!(
-            target(Some(Path::new("r.out")), Some(OutFormat::Json)),
-            Target::File("r.out".into(), OutFormat::Json)
-        );
-        assert_eq!(
-            target(Some(Path::new("out/")), None),
-            Target::Dir("out/".into(), OutFormat::Html)
-        );
-    }
-
-    #[test]
-    fn file_names_never_collide_with_each_other_or_the_index() {
-        let a = result(&[]);
-        let mut b = result(&[]);
-        b.key.db_name = Some("PROD".into());
-        let names = file_names(&[a, b], OutFormat::Html);
-        assert_eq!(names, ["PROD_1_1.html", "PROD_1_1-2.html"]);
     }
 }

@@ -155,17 +155,6 @@ pub enum OutFormat {
     Text,
 }
 
-impl OutFormat {
-    pub fn extension(self) -> &'static str {
-        match self {
-            OutFormat::Html => "html",
-            OutFormat::Md => "md",
-            OutFormat::Json => "json",
-            OutFormat::Text => "txt",
-        }
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FailOn {
     Info,

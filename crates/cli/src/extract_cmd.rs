@@ -8,8 +8,10 @@ use crate::load;
 use crate::ui::Ui;
 
 pub fn run(args: &ExtractArgs, ui: &Ui) -> Result<u8> {
-    // Same order and de-duplication as `analyze`: by database, then snapshot time.
-    let grouped = load::load_grouped(&args.inputs, ui)?;
+    // Same order and de-duplication as `analyze`: by database, then snapshot
+    // time; every input goes into the tables, attached or not.
+    let grouped = awrflash_run::group(load::load_usable(&args.inputs, ui)?);
+    load::report_duplicates(&grouped.duplicates, ui);
     let docs = grouped.all_documents();
     let mut tables = awrflash_extract::build_tables(&docs).context("building the tables")?;
     let format = match args.to {

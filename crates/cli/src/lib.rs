@@ -9,10 +9,8 @@ mod args;
 mod catalog_cmd;
 mod extract_cmd;
 mod gen_cmd;
-mod inputs;
 mod load;
 mod parse_cmd;
-mod trend;
 mod ui;
 
 use std::io::{self, Write};

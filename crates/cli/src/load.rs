@@ -1,86 +1,50 @@
-//! Reads and parses every input in parallel, with a progress bar on a
-//! terminal. A bad input becomes a failure with its reason; the run goes on.
+//! The run layer's loading with a progress bar on a terminal, and what the
+//! user reads about the inputs on stderr.
 
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use awrflash_extract::Grouped;
 use awrflash_model::Document;
+use awrflash_run::{Databases, Loaded, Progress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 
-use crate::inputs::{self, Unit};
 use crate::ui::Ui;
 
-/// What came out of the inputs, in input order.
-pub struct Loaded {
-    pub docs: Vec<Document>,
-    /// `(input name, message naming the input)` in input order.
-    pub failed: Vec<(String, String)>,
-    pub bytes: u64,
-    pub elapsed: Duration,
-}
+/// The run layer's progress as an indicatif bar on a terminal.
+struct Bar(ProgressBar);
 
-impl Loaded {
-    pub fn total(&self) -> usize {
-        self.docs.len() + self.failed.len()
+impl Progress for Bar {
+    fn start(&self, units: usize) {
+        self.0.set_length(units as u64);
+    }
+
+    fn done(&self, bytes: u64, elapsed: Duration) {
+        self.0.inc(1);
+        let secs = elapsed.as_secs_f64().max(1e-3);
+        let mb = bytes as f64 / 1_048_576.0;
+        self.0.set_message(format!(
+            "{:.1} files/s  {:.1} MB/s",
+            self.0.position() as f64 / secs,
+            mb / secs
+        ));
+    }
+
+    fn finish(&self) {
+        self.0.finish_and_clear();
     }
 }
 
-/// Expands, reads and parses the inputs.
-pub fn load(args: &[std::path::PathBuf], ui: &Ui) -> Loaded {
-    let start = Instant::now();
-    let units = inputs::expand(args);
-    let progress = progress_bar(units.len(), ui);
-    let bytes = AtomicU64::new(0);
-    let results: Vec<Result<Document, String>> = units
-        .par_iter()
-        .map(|unit| {
-            let r = parse_unit(unit, &bytes);
-            progress.inc(1);
-            let secs = start.elapsed().as_secs_f64().max(1e-3);
-            let mb = bytes.load(Ordering::Relaxed) as f64 / 1_048_576.0;
-            progress.set_message(format!(
-                "{:.1} files/s  {:.1} MB/s",
-                progress.position() as f64 / secs,
-                mb / secs
-            ));
-            r
-        })
-        .collect();
-    progress.finish_and_clear();
-    let mut docs = Vec::new();
-    let mut failed = Vec::new();
-    for (unit, r) in units.iter().zip(results) {
-        match r {
-            Ok(d) => docs.push(d),
-            Err(reason) => failed.push((unit.name().to_string(), reason)),
-        }
-    }
-    Loaded {
-        docs,
-        failed,
-        bytes: bytes.into_inner(),
-        elapsed: start.elapsed(),
-    }
+/// Expands, reads and parses the inputs, with a progress bar on a terminal.
+pub fn load(args: &[PathBuf], ui: &Ui) -> Loaded {
+    awrflash_run::load(args, &Bar(progress_bar(ui)))
 }
 
-/// The document, or why not as `name: reason` (a parse error already reads
-/// `name:line: [section] message`).
-fn parse_unit(unit: &Unit, bytes: &AtomicU64) -> Result<Document, String> {
-    let data = unit
-        .read()
-        .map_err(|reason| format!("{}: {reason}", unit.name()))?;
-    bytes.fetch_add(data.len() as u64, Ordering::Relaxed);
-    awrflash_parse::parse_bytes(unit.name(), &data).map_err(|e| e.to_string())
-}
-
-fn progress_bar(len: usize, ui: &Ui) -> ProgressBar {
+fn progress_bar(ui: &Ui) -> ProgressBar {
     if ui.quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let pb = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
+    let pb = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
     if let Ok(style) =
         ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} files  {msg}")
     {
@@ -141,10 +105,9 @@ pub fn report(loaded: &Loaded, ui: &Ui) {
     }
 }
 
-/// Loads the inputs, reports them, and sorts the documents into databases
-/// (by snapshot time, each interval once). An error when nothing could be used.
-pub fn load_grouped(args: &[std::path::PathBuf], ui: &Ui) -> anyhow::Result<Grouped> {
-    let mut loaded = load(args, ui);
+/// Loads the inputs and reports them; an error when nothing could be used.
+pub fn load_usable(args: &[PathBuf], ui: &Ui) -> anyhow::Result<Vec<Document>> {
+    let loaded = load(args, ui);
     report(&loaded, ui);
     if loaded.docs.is_empty() {
         anyhow::bail!(
@@ -152,19 +115,32 @@ pub fn load_grouped(args: &[std::path::PathBuf], ui: &Ui) -> anyhow::Result<Grou
             loaded.total()
         );
     }
-    let grouped = awrflash_extract::group(std::mem::take(&mut loaded.docs));
-    report_duplicates(&grouped, ui);
-    Ok(grouped)
+    Ok(loaded.docs)
 }
 
-fn report_duplicates(g: &Grouped, ui: &Ui) {
-    if g.duplicates.is_empty() {
+/// Loads the inputs, reports them, and sorts the documents into databases
+/// with the auxiliary inputs that fit them.
+pub fn load_databases(
+    args: &[PathBuf],
+    roles: Option<&Path>,
+    ui: &Ui,
+) -> anyhow::Result<Databases> {
+    let dbs = awrflash_run::databases(load_usable(args, ui)?, roles)?;
+    report_duplicates(&dbs.duplicates, ui);
+    for n in &dbs.notes {
+        ui.note(n);
+    }
+    Ok(dbs)
+}
+
+pub fn report_duplicates(duplicates: &[(String, String)], ui: &Ui) {
+    if duplicates.is_empty() {
         return;
     }
     ui.note(&format!(
         "{} report {} given more than once; each is analysed once{}",
-        g.duplicates.len(),
-        plural(g.duplicates.len(), "interval", "intervals"),
+        duplicates.len(),
+        plural(duplicates.len(), "interval", "intervals"),
         if ui.verbose > 0 {
             ":"
         } else {
@@ -172,7 +148,7 @@ fn report_duplicates(g: &Grouped, ui: &Ui) {
         }
     ));
     if ui.verbose > 0 {
-        for (skipped, kept) in &g.duplicates {
+        for (skipped, kept) in duplicates {
             ui.note(&format!("  {skipped} is the same interval as {kept}"));
         }
     }

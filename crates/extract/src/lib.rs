@@ -1,24 +1,23 @@
 //! awrflash-extract: parsed inputs as tables.
 //!
 //! Stage: aggregation (beside the advisor; the only crate that uses polars).
-//! Input: parsed [`awrflash_model::Document`]s. Output: the databases of a
-//! run ([`group`]), per-interval metrics ([`snapshot_metrics`]), trend
-//! statistics (peak, p95, whole window: [`summarize`]) and tidy polars
-//! DataFrames written as CSV or Parquet ([`build_tables`], [`write_tables`]).
+//! Input: parsed [`awrflash_model::Document`]s (grouped and ordered by the
+//! run layer, `awrflash-run`). Output: per-interval metrics
+//! ([`snapshot_metrics`], read from the facts layer) and tidy polars
+//! DataFrames written as CSV or Parquet ([`build_tables`], [`write_tables`]),
+//! the `trend_summary` table among them (the advisor's trend,
+//! [`awrflash_facts::trend`]).
 
-mod group;
 mod metrics;
 mod tables;
-mod trend;
 mod write;
 
 use std::path::PathBuf;
 
-pub use group::{DbGroup, Grouped, group};
-pub use metrics::{DbKey, InstanceKey, SnapshotMetrics, snapshot_metrics};
+pub use awrflash_facts::TREND_METRICS;
+pub use metrics::{SnapshotMetrics, snapshot_metrics};
 pub use polars;
 pub use tables::{TABLE_NAMES, Table, build_tables};
-pub use trend::{MetricSummary, TREND_METRICS, summarize, trend_frame};
 pub use write::{TableFormat, write_tables};
 
 #[derive(Debug, thiserror::Error)]

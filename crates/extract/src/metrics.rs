@@ -1,116 +1,12 @@
-//! Per-report interval metrics and the database a report belongs to.
+//! Per-report interval metrics.
 //!
 //! One [`SnapshotMetrics`] per report interval: the figures a trend needs
 //! (DB time, CPU, IOPS, MB/s, redo, key wait averages, flash cache hits),
-//! taken from the Load Profile first and from Instance Activity Stats or
-//! the Time Model where a release does not print the Load Profile row.
+//! read from the facts layer ([`awrflash_facts`]), which owns the order in
+//! which report sections are tried.
 
-use std::fmt;
-
-use awrflash_model::{DbReport, ReportKind, SnapshotPoint};
-
-const MB: f64 = 1024.0 * 1024.0;
-
-/// Which instance(s) a report covers.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum InstanceKey {
-    /// One instance, by `Inst num`.
-    Number(u32),
-    /// One instance known only by name.
-    Named(String),
-    /// A RAC global report: all instances together.
-    All,
-    /// The report names no instance.
-    Unknown,
-}
-
-impl fmt::Display for InstanceKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            InstanceKey::Number(n) => write!(f, "{n}"),
-            InstanceKey::Named(s) => f.write_str(s),
-            InstanceKey::All => f.write_str("all"),
-            InstanceKey::Unknown => f.write_str("unknown"),
-        }
-    }
-}
-
-/// The database a report belongs to: reports with the same key are one
-/// series. DBID + instance; a RAC global report is its own `all` series;
-/// a PDB report is keyed by its container too.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct DbKey {
-    pub db_name: Option<String>,
-    pub container: Option<String>,
-    pub dbid: Option<u64>,
-    pub instance: InstanceKey,
-}
-
-impl DbKey {
-    pub fn of(report: &DbReport) -> Self {
-        let h = &report.header;
-        let instance = if report.source.kind == Some(ReportKind::RacGlobal) {
-            InstanceKey::All
-        } else if let Some(n) = h.instance_number {
-            InstanceKey::Number(n)
-        } else if let Some(name) = h.instance.as_deref().filter(|s| !s.trim().is_empty()) {
-            InstanceKey::Named(name.trim().to_string())
-        } else {
-            InstanceKey::Unknown
-        };
-        let container = if report.source.kind == Some(ReportKind::Pdb) {
-            h.container.clone()
-        } else {
-            None
-        };
-        DbKey {
-            db_name: h.db_name.clone(),
-            container,
-            dbid: h.dbid,
-            instance,
-        }
-    }
-
-    /// File name stem `<db>_<dbid>_<inst>` (PDB: `<db>-<pdb>_<dbid>_<inst>`),
-    /// restricted to characters safe on every file system.
-    pub fn file_stem(&self) -> String {
-        let mut db = self.db_name.clone().unwrap_or_else(|| "unknown".into());
-        if let Some(c) = &self.container {
-            db.push('-');
-            db.push_str(c);
-        }
-        let dbid = self
-            .dbid
-            .map_or_else(|| "nodbid".to_string(), |d| d.to_string());
-        let raw = format!("{db}_{dbid}_{}", self.instance);
-        raw.chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect()
-    }
-
-    /// Human label, e.g. `PROD (DBID 1234567, instance 1)`.
-    pub fn label(&self) -> String {
-        let mut db = self.db_name.clone().unwrap_or_else(|| "unknown".into());
-        if let Some(c) = &self.container {
-            db.push('/');
-            db.push_str(c);
-        }
-        let dbid = self
-            .dbid
-            .map_or_else(|| "no DBID".to_string(), |d| format!("DBID {d}"));
-        let inst = match &self.instance {
-            InstanceKey::All => "all instances".to_string(),
-            other => format!("instance {other}"),
-        };
-        format!("{db} ({dbid}, {inst})")
-    }
-}
+use awrflash_facts::{IntervalFacts, Num};
+use awrflash_model::{DbReport, ReportKind};
 
 /// The figures of one report interval. Rates are per second of elapsed
 /// time; `None` where the report does not print what they come from.
@@ -165,25 +61,6 @@ impl SnapshotMetrics {
     pub fn total_mb_s(&self) -> Option<f64> {
         sum_some(self.read_mb_s, self.write_mb_s)
     }
-
-    /// The point the advisor's `Analysis.series` holds (absent figures as 0).
-    pub fn to_point(&self) -> SnapshotPoint {
-        SnapshotPoint {
-            begin_time: self.begin_time.clone(),
-            end_time: self.end_time.clone(),
-            begin_snap: self.begin_snap,
-            end_snap: self.end_snap,
-            elapsed_s: self.elapsed_s.unwrap_or(0.0),
-            db_time_s: self.db_time_s.unwrap_or(0.0),
-            db_cpu_s: self.db_cpu_s.unwrap_or(0.0),
-            read_iops: self.read_iops.unwrap_or(0.0),
-            write_iops: self.write_iops.unwrap_or(0.0),
-            read_mb_s: self.read_mb_s.unwrap_or(0.0),
-            write_mb_s: self.write_mb_s.unwrap_or(0.0),
-            redo_mb_s: self.redo_mb_s.unwrap_or(0.0),
-            path: self.path.clone(),
-        }
-    }
 }
 
 fn per_elapsed(v: Option<f64>, elapsed: Option<f64>) -> Option<f64> {
@@ -200,73 +77,20 @@ fn sum_some(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     }
 }
 
-/// Extracts the interval metrics of one report. The sources are tried in
-/// the advisor's order (exact totals before the Load Profile's rounded
-/// per-second figures; the 12c+ IO Profile, which counts every file type,
-/// before the Load Profile's database-file requests), so the trend and the
-/// advisor's series agree.
+/// Extracts the interval metrics of one report: the advisor's facts
+/// ([`IntervalFacts`]), read as plain numbers, so the trend, the tables and
+/// the advisor's series print one derivation of each figure.
 pub fn snapshot_metrics(r: &DbReport) -> SnapshotMetrics {
+    from_facts(&IntervalFacts::new(r))
+}
+
+/// The interval metrics of facts already derived.
+pub fn from_facts(f: &IntervalFacts) -> SnapshotMetrics {
+    let r = f.report;
     let h = &r.header;
-    let elapsed = h.elapsed_s.filter(|e| *e > 0.0);
-    let lp = |name: &str| r.load_profile_row(name).and_then(|row| row.per_second);
-    let stat_s = |name: &str| {
-        r.activity_stat(name).and_then(|s| {
-            s.per_second
-                .or_else(|| s.total.zip(elapsed).map(|(t, e)| t / e))
-        })
-    };
-    let io_profile = |name: &str| {
-        r.io_profile
-            .iter()
-            .find(|row| row.name.eq_ignore_ascii_case(name))
-    };
-    let io_mb = io_profile("Total (MB)");
-    let io_req = io_profile("Total Requests");
-    let block_mb = r.cache_sizes.std_block_size.map(|b| b as f64 / MB);
-    let time_model = |name: &str| r.time_model_row(name).and_then(|t| t.time_s);
-    let db_time_s = h
-        .db_time_s
-        .or_else(|| time_model("DB time"))
-        .or_else(|| lp("DB Time").zip(elapsed).map(|(v, e)| v * e));
-    let db_cpu_s = time_model("DB CPU")
-        .or_else(|| {
-            ["DB CPU", "CPU time"]
-                .iter()
-                .find_map(|n| r.top_event(n).and_then(|e| e.time_s))
-        })
-        .or_else(|| lp("DB CPU").zip(elapsed).map(|(v, e)| v * e));
-    let read_iops = io_req
-        .and_then(|row| row.read_per_s)
-        .or_else(|| lp("Read IO requests"))
-        .or_else(|| stat_s("physical read total IO requests"));
-    let write_iops = io_req
-        .and_then(|row| row.write_per_s)
-        .or_else(|| lp("Write IO requests"))
-        .or_else(|| stat_s("physical write total IO requests"));
-    let read_mb_s = io_mb
-        .and_then(|row| row.read_per_s)
-        .or_else(|| lp("Read IO"))
-        .or_else(|| {
-            lp("Physical reads")
-                .or_else(|| lp("Physical read"))
-                .zip(block_mb)
-                .map(|(v, b)| v * b)
-        })
-        .or_else(|| stat_s("physical read total bytes").map(|b| b / MB));
-    let write_mb_s = io_mb
-        .and_then(|row| row.write_per_s)
-        .or_else(|| lp("Write IO"))
-        .or_else(|| {
-            lp("Physical writes")
-                .or_else(|| lp("Physical write"))
-                .zip(block_mb)
-                .map(|(v, b)| v * b)
-        })
-        .or_else(|| stat_s("physical write total bytes").map(|b| b / MB));
-    let redo_mb_s = stat_s("redo size")
-        .or_else(|| lp("Redo size"))
-        .map(|b| b / MB);
-    let transactions_s = lp("Transactions");
+    let v = |n: &Option<Num>| n.as_ref().map(|n| n.value);
+    let rate = |name: &str| f.stat_rate(name).map(|n| n.value);
+    let avg = |name: &str| f.event_avg_ms(name).map(|n| n.value);
     SnapshotMetrics {
         path: r.source.path.clone(),
         format: r.source.format.as_str().to_string(),
@@ -289,49 +113,29 @@ pub fn snapshot_metrics(r: &DbReport) -> SnapshotMetrics {
         begin_time: h.begin_time.clone(),
         end_time: h.end_time.clone(),
         elapsed_s: h.elapsed_s,
-        db_time_s,
-        db_cpu_s,
-        read_iops,
-        write_iops,
-        read_mb_s,
-        write_mb_s,
-        redo_mb_s,
-        transactions_s,
-        db_file_sequential_read_ms: event_avg_ms(r, "db file sequential read"),
-        db_file_scattered_read_ms: event_avg_ms(r, "db file scattered read"),
-        direct_path_read_ms: event_avg_ms(r, "direct path read"),
-        log_file_sync_ms: event_avg_ms(r, "log file sync"),
-        log_file_parallel_write_ms: event_avg_ms(r, "log file parallel write"),
-        flash_cache_hits_s: stat_s("physical read flash cache hits"),
-        cell_flash_cache_read_hits_s: stat_s("cell flash cache read hits"),
-        optimized_read_requests_s: stat_s("physical read requests optimized"),
+        db_time_s: v(&f.db_time_s),
+        db_cpu_s: v(&f.db_cpu_s),
+        read_iops: v(&f.read_iops),
+        write_iops: v(&f.write_iops),
+        read_mb_s: v(&f.read_mb_s),
+        write_mb_s: v(&f.write_mb_s),
+        redo_mb_s: f.redo_mb_s().map(|n| n.value),
+        transactions_s: v(&f.txn_per_s),
+        db_file_sequential_read_ms: avg("db file sequential read"),
+        db_file_scattered_read_ms: avg("db file scattered read"),
+        direct_path_read_ms: avg("direct path read"),
+        log_file_sync_ms: avg("log file sync"),
+        log_file_parallel_write_ms: avg("log file parallel write"),
+        flash_cache_hits_s: rate("physical read flash cache hits"),
+        cell_flash_cache_read_hits_s: rate("cell flash cache read hits"),
+        optimized_read_requests_s: rate("physical read requests optimized"),
     }
-}
-
-/// Average wait of an event: foreground table, then background, then the
-/// top events; computed from time and waits where the average is not printed.
-fn event_avg_ms(r: &DbReport, name: &str) -> Option<f64> {
-    let from = |avg: Option<f64>, time_s: Option<f64>, waits: Option<f64>| {
-        avg.or_else(|| match (time_s, waits) {
-            (Some(t), Some(w)) if w > 0.0 => Some(t * 1000.0 / w),
-            _ => None,
-        })
-    };
-    r.foreground_event(name)
-        .and_then(|e| from(e.avg_ms, e.time_s, e.waits))
-        .or_else(|| {
-            r.background_event(name)
-                .and_then(|e| from(e.avg_ms, e.time_s, e.waits))
-        })
-        .or_else(|| {
-            r.top_event(name)
-                .and_then(|e| from(e.avg_ms, e.time_s, e.waits))
-        })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use awrflash_facts::MB;
     use awrflash_model::{ActivityStat, Header, LoadProfileRow, Source, WaitEvent};
 
     fn lp(name: &str, per_second: f64) -> LoadProfileRow {
@@ -437,24 +241,5 @@ mod tests {
         assert_eq!(m.db_cpu_s, Some(4441.5));
         assert_eq!(m.read_iops, Some(832.6));
         assert_eq!(m.write_iops, Some(64.0));
-    }
-
-    #[test]
-    fn rac_global_reports_are_keyed_by_all_instances() {
-        let mut r = report();
-        assert_eq!(DbKey::of(&r).file_stem(), "PROD_42_2");
-        r.source.kind = Some(ReportKind::RacGlobal);
-        let k = DbKey::of(&r);
-        assert_eq!(k.instance, InstanceKey::All);
-        assert_eq!(k.file_stem(), "PROD_42_all");
-        assert_eq!(k.label(), "PROD (DBID 42, all instances)");
-    }
-
-    #[test]
-    fn file_stems_are_safe_for_any_file_system() {
-        let mut r = report();
-        r.header.db_name = Some("A/B C".into());
-        r.header.dbid = None;
-        assert_eq!(DbKey::of(&r).file_stem(), "A_B_C_nodbid_2");
     }
 }

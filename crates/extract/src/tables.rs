@@ -5,11 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use awrflash_model::{DbReport, Document, FileIoRow, SourceRef};
+use awrflash_model::{DbKey, DbReport, Document, FileIoRow, SourceRef};
 use polars::prelude::*;
 
-use crate::metrics::{DbKey, SnapshotMetrics, snapshot_metrics};
-use crate::trend::summarize;
+use crate::metrics::{SnapshotMetrics, snapshot_metrics};
+use awrflash_facts::IntervalFacts;
 
 /// Table names, in the order they are written.
 pub const TABLE_NAMES: &[&str] = &[
@@ -380,24 +380,26 @@ fn iostat_samples(docs: &[Document]) -> PolarsResult<DataFrame> {
 struct SummaryRow<'a> {
     key: &'a DbKey,
     first: &'a SnapshotMetrics,
-    s: crate::trend::MetricSummary,
+    s: awrflash_model::TrendMetric,
     peak: Option<&'a SnapshotMetrics>,
 }
 
+/// The trend of each database series: the advisor's trend
+/// ([`awrflash_facts::trend`]) over the intervals in the order given.
 fn trend_summary(reports: &[&DbReport], metrics: &[SnapshotMetrics]) -> PolarsResult<DataFrame> {
     // Series in key order; intervals in the order given (callers sort by time).
-    let mut groups: BTreeMap<DbKey, Vec<&SnapshotMetrics>> = BTreeMap::new();
+    let mut groups: BTreeMap<DbKey, Vec<(&DbReport, &SnapshotMetrics)>> = BTreeMap::new();
     for (r, m) in reports.iter().zip(metrics) {
-        groups.entry(DbKey::of(r)).or_default().push(m);
+        groups.entry(DbKey::of(r)).or_default().push((r, m));
     }
     let mut rows = Vec::new();
     for (key, points) in &groups {
-        let Some(first) = points.first() else {
+        let Some((_, first)) = points.first() else {
             continue;
         };
-        let owned: Vec<SnapshotMetrics> = points.iter().map(|p| (*p).clone()).collect();
-        for s in summarize(&owned)? {
-            let peak = s.peak_index.and_then(|i| points.get(i).copied());
+        let facts: Vec<IntervalFacts> = points.iter().map(|(r, _)| IntervalFacts::new(r)).collect();
+        for s in awrflash_facts::trend(&facts) {
+            let peak = s.peak_interval.and_then(|i| points.get(i)).map(|p| p.1);
             rows.push(SummaryRow {
                 key,
                 first,
@@ -413,9 +415,9 @@ fn trend_summary(reports: &[&DbReport], metrics: &[SnapshotMetrics]) -> PolarsRe
         u64c(&rows, "dbid", |r| r.key.dbid),
         Column::new("instance".into(), instance),
         strc(&rows, "host", |r| r.first.host.as_deref()),
-        strc(&rows, "metric", |r| Some(r.s.metric)),
-        strc(&rows, "unit", |r| Some(r.s.unit)),
-        u32c(&rows, "snapshots", |r| u32::try_from(r.s.snapshots).ok()),
+        strc(&rows, "metric", |r| Some(r.s.metric.as_str())),
+        strc(&rows, "unit", |r| Some(r.s.unit.as_str())),
+        u32c(&rows, "snapshots", |r| u32::try_from(r.s.intervals).ok()),
         f64c(&rows, "whole_window", |r| r.s.whole_window),
         f64c(&rows, "mean", |r| r.s.mean),
         f64c(&rows, "p95", |r| r.s.p95),

@@ -235,8 +235,51 @@ pub struct Analysis {
     pub flash_cache: Option<FlashCachePlan>,
     /// Time series across snapshots when several reports were analysed.
     pub series: Vec<SnapshotPoint>,
+    /// Index in `series` of the peak interval (highest DB time per second),
+    /// the one the verdict and the findings describe; `None` with one report.
+    pub peak_interval: Option<usize>,
+    /// Per metric: whole window, p95 and peak over `series` (empty with one
+    /// report).
+    pub trend: Vec<TrendMetric>,
     /// Tables and chart data the report shows beside the findings.
     pub exhibits: Exhibits,
+    /// Every auxiliary input of the run (iostat/sar capture, `v$sysstat`
+    /// spool, `dba_segments` list) and whether it was used for this
+    /// database, with the reason either way.
+    pub attachments: Vec<Attachment>,
+}
+
+/// Whether an auxiliary input was used for a database, and why: the host
+/// and time window it names against the database's reports.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Attachment {
+    pub path: String,
+    pub format: crate::Format,
+    pub attached: bool,
+    /// One sentence, e.g. `host db02 is not this database's host (db01)`.
+    pub reason: String,
+}
+
+/// One metric over the report intervals of a database, summarised by
+/// [`crate::stats`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TrendMetric {
+    /// Column name in the `snapshots` table, e.g. `read_iops`.
+    pub metric: String,
+    pub unit: String,
+    /// Intervals that have a value for this metric.
+    pub intervals: usize,
+    /// Elapsed-weighted mean: what one report over the whole window would print.
+    pub whole_window: Option<f64>,
+    /// Plain mean of the interval values.
+    pub mean: Option<f64>,
+    /// Nearest-rank 95th percentile of the interval values.
+    pub p95: Option<f64>,
+    pub peak: Option<f64>,
+    /// Index in `Analysis.series` of the interval with the peak.
+    pub peak_interval: Option<usize>,
 }
 
 /// What the report shows besides findings: taken from the inputs, traced.

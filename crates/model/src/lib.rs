@@ -11,11 +11,14 @@
 
 pub mod analysis;
 pub mod capture;
+pub mod dbkey;
 pub mod report;
 pub mod stats;
+pub mod time;
 
 pub use analysis::*;
 pub use capture::*;
+pub use dbkey::{DbKey, InstanceKey};
 pub use report::*;
 
 use serde::{Deserialize, Serialize};
@@ -47,6 +50,10 @@ pub struct Warning {
     pub section: String,
     pub line: u32,
     pub message: String,
+    /// Whether the warning changes the meaning of the result; omitted from
+    /// JSON for a [`WarningKind::Detail`].
+    #[serde(skip_serializing_if = "WarningKind::is_detail")]
+    pub kind: WarningKind,
 }
 
 impl Warning {
@@ -55,7 +62,48 @@ impl Warning {
             section: section.into(),
             line,
             message: message.into(),
+            kind: WarningKind::Detail,
         }
+    }
+
+    /// A warning that changes the meaning of the result (see
+    /// [`WarningKind::ChangesMeaning`]).
+    pub fn changes_meaning(
+        section: impl Into<String>,
+        line: u32,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            kind: WarningKind::ChangesMeaning,
+            ..Self::new(section, line, message)
+        }
+    }
+
+    pub fn is_meaning_changing(&self) -> bool {
+        self.kind == WarningKind::ChangesMeaning
+    }
+}
+
+/// How much a warning matters to whoever reads the result.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum WarningKind {
+    /// A cell or row that could not be read: worth a look with `-v`, the
+    /// result still stands.
+    #[default]
+    Detail,
+    /// The result does not mean what it would without it: the report is cut
+    /// short, a section the verdict needs is missing, the snapshots are
+    /// invalid ("RESULTS ARE INVALID"), the identity is hidden. Shown at the
+    /// default verbosity and beside the verdict.
+    ChangesMeaning,
+}
+
+impl WarningKind {
+    pub fn is_detail(&self) -> bool {
+        *self == WarningKind::Detail
     }
 }
 
@@ -76,6 +124,11 @@ pub enum Format {
     SegmentSizes,
     SarSolaris,
     SarHpux,
+    /// nmon spreadsheet output (`nmon -f`/`-F`), AIX and Linux.
+    Nmon,
+    SarAix,
+    IostatHpux,
+    IostatAix,
 }
 
 impl Format {
@@ -91,6 +144,10 @@ impl Format {
             Format::SegmentSizes => "segment-sizes",
             Format::SarSolaris => "sar-solaris",
             Format::SarHpux => "sar-hpux",
+            Format::Nmon => "nmon",
+            Format::SarAix => "sar-aix",
+            Format::IostatHpux => "iostat-hpux",
+            Format::IostatAix => "iostat-aix",
         }
     }
 }

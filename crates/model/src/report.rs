@@ -77,6 +77,11 @@ pub struct Header {
     pub elapsed_s: Option<f64>,
     pub db_time_s: Option<f64>,
     pub src: Option<SourceRef>,
+    /// The report says `System Data Visible: NO` (a PDB on a service that
+    /// hides system data, such as Autonomous Database): database name,
+    /// DBID, release and CPU cells are blank.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub system_data_hidden: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

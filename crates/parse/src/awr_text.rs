@@ -11,8 +11,11 @@ use crate::ParseError;
 use crate::textreport::{Ctx, Doc, sections};
 
 pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
-    let (lines, doc) = Doc::new(text);
+    let (decimal, uncertain) = crate::separators::detect(text);
+    let text = crate::separators::normalise(text, decimal);
+    let (lines, doc) = Doc::new(&text);
     let mut ctx = Ctx::default();
+    ctx.warnings.extend(uncertain);
     let mut r = DbReport::default();
     let title = lines
         .iter()
@@ -43,5 +46,6 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
     sections::fill(&doc, &mut ctx, &mut r);
     sections::check_end(&lines, &mut ctx);
     r.warnings = ctx.warnings;
+    crate::normalize::report(&mut r);
     Ok(r)
 }

@@ -12,9 +12,14 @@ pub mod decode;
 pub mod error;
 pub mod iostat;
 pub mod limits;
+pub mod names;
+pub mod nmon;
+pub mod normalize;
 pub mod num;
+pub mod registry;
 pub mod sar;
 pub mod segsizes;
+pub mod separators;
 pub mod sniff;
 mod stamp;
 pub mod statspack;
@@ -60,6 +65,7 @@ fn dispatch(path: &str, text: Cow<'_, str>, sniffed: Sniffed) -> Result<Document
         Sniffed::Statspack => statspack::parse(path, &text).map(|r| Document::Report(Box::new(r))),
         Sniffed::Iostat => iostat::parse(path, &text).map(|c| Document::Iostat(Box::new(c))),
         Sniffed::Sar => sar::parse(path, &text).map(|c| Document::Iostat(Box::new(c))),
+        Sniffed::Nmon => nmon::parse(path, &text).map(|c| Document::Iostat(Box::new(c))),
         Sniffed::Sysstat => sysstat::parse(path, &text).map(|s| Document::Sysstat(Box::new(s))),
         Sniffed::SegmentSizes => {
             segsizes::parse(path, &text).map(|s| Document::SegmentSizes(Box::new(s)))

@@ -2,13 +2,14 @@
 //!
 //! Stage: parse. Input: the text of one `sar` report. Output: an
 //! [`IostatCapture`] with the same device samples as iostat gives
-//! (`source.format` = `sar-linux`, `sar-solaris` or `sar-hpux`), CPU samples
+//! (`source.format` = `sar-linux`, `sar-solaris`, `sar-hpux` or `sar-aix`), CPU samples
 //! from the CPU section where there is one, and the same summaries.
 //!
 //! Layouts: Linux sysstat `DEV tps rd_sec/s wr_sec/s avgrq-sz avgqu-sz await
 //! svctm %util` (up to 11.4) and `DEV tps rkB/s wkB/s [dkB/s] areq-sz aqu-sz
 //! await [svctm] %util` (11.5+, 12), 24-hour or 12-hour (`AM`/`PM`) clocks;
-//! Solaris and HP-UX `device %busy avque r+w/s blks/s avwait avserv`, whose
+//! Solaris and HP-UX `device %busy avque r+w/s blks/s avwait avserv` and AIX
+//! `device %busy avque r+w/s Kbs/s avwait avserv`, whose
 //! rows after the first of an interval carry no time. `sar` reports are
 //! interval averages: no sample is since boot. `Average` blocks are skipped.
 //! Each section starts again at midnight, so the date is taken from the
@@ -58,16 +59,9 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
         .find(|l| !l.trim().is_empty())
         .and_then(|l| l.split_whitespace().next())
         .unwrap_or("");
-    if os == "AIX" {
-        // Same columns as Solaris but `Kbs/s`; no AIX report has been
-        // checked yet, so it is refused rather than labelled as Linux.
-        return Err(ParseError::Unsupported {
-            path: path.to_string(),
-            what: "AIX sar".into(),
-            reason: "awrflash reads Linux, Solaris and HP-UX sar -d".into(),
-        });
-    }
     let (format, section_name) = match os {
+        // Solaris's columns with `Kbs/s` for `blks/s`.
+        "AIX" => (Format::SarAix, "sar -d (AIX)"),
         "SunOS" => (Format::SarSolaris, "sar -d (Solaris)"),
         "HP-UX" => (Format::SarHpux, "sar -d (HP-UX)"),
         _ => (Format::SarLinux, "sar -d"),

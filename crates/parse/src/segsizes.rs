@@ -1,4 +1,5 @@
-//! Segment sizes: a CSV exported from `dba_segments`.
+//! Segment sizes: a CSV exported from `dba_segments`, or a SQL*Plus column
+//! spool of it.
 //!
 //! Stage: parse. Input: the text of one CSV. Output: [`SegmentSizes`], one
 //! row per segment, for joining to AWR segment rows with
@@ -9,6 +10,13 @@
 //! columns are ignored. The delimiter is whichever of `,` `;` tab `|` splits
 //! the header most (SQL Developer, Excel in a German locale, `set colsep`).
 //! Sizes in `MB`/`GB` columns are accepted when there is no `BYTES` column.
+//!
+//! A SQL*Plus spool (`select owner, segment_name, segment_type, bytes from
+//! dba_segments`) is read by the dash underline under its column headings,
+//! so any column width and `linesize` works; `SQL>` prompts, the statement's
+//! numbered continuation lines, repeated page headings and the `N rows
+//! selected.` trailer are skipped. Rows wrapped by a too small `linesize`
+//! are not rejoined.
 
 use awrflash_model::{Format, SegmentSize, SegmentSizes, Source, SourceRef};
 
@@ -39,26 +47,136 @@ pub(crate) fn split_csv(line: &str, delim: char) -> Vec<String> {
     out
 }
 
-/// Parses a `dba_segments` CSV.
+/// A line of dashes under SQL*Plus column headings.
+fn is_underline(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with("--") && t.bytes().all(|b| b == b'-' || b == b' ' || b == b'|')
+}
+
+/// The heading line and its underline of a SQL*Plus spool of
+/// `dba_segments`, if the text is one.
+fn spool_header(text: &str) -> Option<usize> {
+    let lines: Vec<&str> = text.lines().take(400).collect();
+    lines.windows(2).position(|w| {
+        let (Some(h), Some(u)) = (w.first(), w.get(1)) else {
+            return false;
+        };
+        let words: Vec<String> = h.split_whitespace().map(str::to_ascii_lowercase).collect();
+        let has = |n: &str| words.iter().any(|w| w == n);
+        is_underline(u)
+            && has("owner")
+            && has("segment_name")
+            && (has("bytes") || has("mb") || has("gb"))
+    })
+}
+
+/// Whether the text is a SQL*Plus spool of `dba_segments`.
+pub fn looks_like_spool(text: &str) -> bool {
+    spool_header(text).is_some()
+}
+
+/// Character spans of the dash runs of an underline.
+fn spans(line: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in line.chars().enumerate() {
+        match (c == '-', start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, line.chars().count()));
+    }
+    out
+}
+
+/// Cells of a spooled line: from each column's start to the next one's.
+fn spool_cells(line: &str, spans: &[(usize, usize)]) -> Vec<String> {
+    let chars: Vec<char> = line.chars().collect();
+    spans
+        .iter()
+        .enumerate()
+        .map(|(k, &(a, _))| {
+            let b = spans.get(k + 1).map_or(chars.len(), |n| n.0);
+            chars
+                .get(a.min(chars.len())..b.min(chars.len()))
+                .map(|c| c.iter().collect::<String>().trim().to_string())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Rewrites a spool as tab-separated lines (heading first), with the line
+/// number of each row, so the CSV reader does the rest.
+fn spool_rows(text: &str) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<(usize, String)> = Vec::new();
+    let mut cols: Option<Vec<(usize, usize)>> = None;
+    let mut in_rows = false;
+    for (i, line) in lines.iter().enumerate() {
+        let next_is_underline = lines.get(i + 1).is_some_and(|n| is_underline(n));
+        if next_is_underline && line.to_ascii_lowercase().contains("segment_name") {
+            let s = lines.get(i + 1).map(|u| spans(u)).unwrap_or_default();
+            if out.is_empty() {
+                out.push((i, spool_cells(line, &s).join("\t")));
+            }
+            cols = Some(s);
+            in_rows = false;
+            continue;
+        }
+        if is_underline(line) {
+            in_rows = cols.is_some();
+            continue;
+        }
+        let t = line.trim();
+        if t.is_empty() || t.starts_with("SQL>") || t.ends_with("rows selected.") {
+            in_rows = false;
+            continue;
+        }
+        if let (true, Some(s)) = (in_rows, cols.as_ref()) {
+            out.push((i, spool_cells(line, s).join("\t")));
+        }
+    }
+    out
+}
+
+/// Parses a `dba_segments` CSV or SQL*Plus spool.
 pub fn parse(path: &str, text: &str) -> Result<SegmentSizes, ParseError> {
+    if looks_like_spool(text) {
+        let rows = spool_rows(text);
+        return parse_rows(path, rows.iter().map(|(i, l)| (*i, l.as_str())), Some('\t'));
+    }
+    let rows = text.lines().enumerate();
+    parse_rows(path, rows, None)
+}
+
+fn parse_rows<'a>(
+    path: &str,
+    rows: impl Iterator<Item = (usize, &'a str)>,
+    delim: Option<char>,
+) -> Result<SegmentSizes, ParseError> {
     let malformed = |line: u32, message: String| ParseError::Malformed {
         path: path.to_string(),
         line,
         section: SECTION.into(),
         message,
     };
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
+    let mut lines = rows.filter(|(_, l)| !l.trim().is_empty());
     let Some((hidx, first)) = lines.next() else {
         return Err(malformed(1, "empty file".into()));
     };
     let first = first.trim_start_matches('\u{feff}');
-    let delim = [',', ';', '\t', '|']
-        .into_iter()
-        .max_by_key(|d| first.matches(*d).count())
-        .unwrap_or(',');
+    let delim = delim.unwrap_or_else(|| {
+        [',', ';', '\t', '|']
+            .into_iter()
+            .max_by_key(|d| first.matches(*d).count())
+            .unwrap_or(',')
+    });
     let header: Vec<String> = split_csv(first, delim)
         .into_iter()
         .map(|h| h.to_ascii_lowercase())

@@ -13,6 +13,8 @@ pub enum Sniffed {
     Iostat,
     /// `sar` output with a device section (Linux sysstat, Solaris, HP-UX).
     Sar,
+    /// nmon spreadsheet output (AIX and Linux).
+    Nmon,
     /// A `v$sysstat` spool or a `name,value` CSV.
     Sysstat,
     /// A `dba_segments` CSV export.
@@ -77,7 +79,18 @@ pub fn sniff(text: &str) -> Sniffed {
     if awr_title {
         return Sniffed::AwrText;
     }
+    if crate::nmon::looks_like_nmon(head) {
+        return Sniffed::Nmon;
+    }
     if lower.contains("extended device statistics") {
+        return Sniffed::Iostat;
+    }
+    // HP-UX `device bps sps msps`; Solaris without `-x`: `kps tps serv`.
+    if head.lines().take(400).any(|l| {
+        let t: Vec<&str> = l.split_whitespace().collect();
+        t == ["device", "bps", "sps", "msps"] || t.windows(3).any(|w| w == ["kps", "tps", "serv"])
+    }) || crate::iostat::is_aix_extended(head)
+    {
         return Sniffed::Iostat;
     }
     let has_device_header = head.lines().take(400).any(|l| {
@@ -110,7 +123,7 @@ pub fn sniff(text: &str) -> Sniffed {
     if sar_like || text.contains("DEV       tps") || sar_dev() {
         return Sniffed::Sar;
     }
-    if looks_like_segment_csv(&lower) {
+    if looks_like_segment_csv(&lower) || crate::segsizes::looks_like_spool(head) {
         return Sniffed::SegmentSizes;
     }
     if looks_like_sysstat(&lower) {
@@ -125,7 +138,7 @@ pub fn sniff(text: &str) -> Sniffed {
     }
     Sniffed::Unknown {
         reason:
-            "no AWR, Statspack, iostat, sar, sysstat or dba_segments signature in the first 64 KiB"
+            "no AWR, Statspack, iostat, sar, nmon, sysstat or dba_segments signature in the first 64 KiB"
                 .into(),
     }
 }

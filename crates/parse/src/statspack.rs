@@ -13,8 +13,11 @@ use crate::ParseError;
 use crate::textreport::{Ctx, Doc, sections};
 
 pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
-    let (lines, doc) = Doc::new(text);
+    let (decimal, uncertain) = crate::separators::detect(text);
+    let text = crate::separators::normalise(text, decimal);
+    let (lines, doc) = Doc::new(&text);
     let mut ctx = Ctx::default();
+    ctx.warnings.extend(uncertain);
     let mut r = DbReport {
         source: Source {
             path: path.to_string(),
@@ -32,11 +35,13 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
     for l in lines.get(..start).unwrap_or(&[]) {
         let t = l.text.trim();
         if t.starts_with("ERROR") {
-            ctx.warnings.push(Warning::new(
-                "header",
-                l.no,
-                format!("the report says: {t}"),
-            ));
+            let message = format!("the report says: {t}");
+            // Oracle's own word that the figures are void changes the meaning.
+            ctx.warnings.push(if t.contains("INVALID") {
+                Warning::changes_meaning("header", l.no, message)
+            } else {
+                Warning::new("header", l.no, message)
+            });
         }
     }
     r.header = sections::header(lines.get(start..).unwrap_or(&[]), &mut ctx);
@@ -59,5 +64,6 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
     sections::fill(&doc, &mut ctx, &mut r);
     sections::check_end(&lines, &mut ctx);
     r.warnings = ctx.warnings;
+    crate::normalize::report(&mut r);
     Ok(r)
 }

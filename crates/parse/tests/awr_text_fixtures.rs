@@ -137,16 +137,17 @@ fn awr_19c(name: &str) -> DbReport {
 #[test]
 fn awr_19c_80_column_text_report_maps_into_the_model() {
     let r = awr_19c("awr-text/19.0.0.0_awrrpt_1_880_881_80col.txt");
-    // 80 columns cut event and statistic names to 26 and 32 characters.
+    // 80 columns cut event and statistic names to 26 and 32 characters;
+    // the parser maps them back to Oracle's full names.
     assert!(r.foreground_event("enq: TX - index contention").is_some());
     assert!(
         r.foreground_event("enq: TX - index contention (partitioned)")
             .is_none()
     );
     assert!(
-        r.activity_stat("flash cache insert skip: DBWR ov")
+        r.activity_stat("flash cache insert skip: DBWR overloaded")
             .is_some(),
-        "32-character statistic name as printed"
+        "32-character statistic name mapped to its full name"
     );
     insta::assert_json_snapshot!("awr_text_19c_80col", r);
 }

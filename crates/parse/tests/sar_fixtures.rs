@@ -69,8 +69,34 @@ fn a_german_sar_report_reads_commas_and_skips_its_average_lines() {
 }
 
 #[test]
-fn aix_sar_is_refused_rather_than_mislabelled() {
+fn aix_sar_is_labelled_aix_not_linux() {
     let text = "AIX nutmeg 3 5 00CDB4DF4C00    06/27/03\n\n14:31:02     device    %busy    avque    r+w/s    Kbs/s   avwait   avserv\n14:31:07     hdisk0      1      0.0        3       12      0.0      4.1\n";
-    let e = awrflash_parse::parse_bytes("aix.txt", text.as_bytes()).unwrap_err();
-    assert!(e.to_string().contains("AIX"), "{e}");
+    let c = match awrflash_parse::parse_bytes("aix.txt", text.as_bytes()).unwrap() {
+        Document::Iostat(c) => *c,
+        other => panic!("parsed as {:?}", other.source().format),
+    };
+    assert_eq!(c.source.format, Format::SarAix);
+    assert_eq!(c.samples[0].time.as_deref(), Some("2003-06-27T14:31:07"));
+    assert_eq!(c.samples[0].kb_s, Some(12.0));
+}
+
+#[test]
+fn an_aix_sar_d_report_reads_kbs_and_queue_plus_service_time() {
+    let c = capture("aix_sar_d.txt");
+    assert_eq!(c.source.format, Format::SarAix);
+    assert_eq!(c.host.as_deref(), Some("aixdb01"));
+    // Three intervals of three disks; the Average block is skipped.
+    assert_eq!(c.samples.len(), 9);
+    let s = c
+        .samples
+        .iter()
+        .find(|s| s.device == "hdisk1" && s.interval == 1)
+        .unwrap();
+    assert_eq!(s.time.as_deref(), Some("2026-11-13T09:10:00"));
+    assert_eq!(s.kb_s, Some(58000.0));
+    assert_eq!(s.tps, Some(7000.0));
+    assert_eq!(s.util_pct, Some(88.0));
+    assert_eq!(s.await_ms, Some(5.0 + 7.9));
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    insta::assert_json_snapshot!("aix_sar_d_summary", (&c.summary, &c.channel));
 }

@@ -1,4 +1,4 @@
-//! `dba_segments` CSV exports written for awrflash, and the join helper
+//! `dba_segments` CSV exports and SQL*Plus spools written for awrflash, and the join helper
 //! that AWR segment rows use.
 
 #![allow(
@@ -68,4 +68,66 @@ fn a_csv_without_the_needed_columns_is_an_error_naming_the_line() {
         .unwrap_err();
     assert!(e.to_string().contains("x.csv:1"), "{e}");
     assert!(e.to_string().contains("BYTES"), "{e}");
+}
+
+#[test]
+fn a_sqlplus_spool_with_prompts_and_page_headings_reads_every_row() {
+    let s = sizes("sqlplus_spool.lst");
+    assert_eq!(s.source.format, Format::SegmentSizes);
+    let names: Vec<(&str, Option<&str>, u64)> = s
+        .segments
+        .iter()
+        .map(|g| {
+            (
+                g.segment_name.as_str(),
+                g.partition_name.as_deref(),
+                g.bytes,
+            )
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("ORDERS", Some("ORDERS_2026_11"), 2_147_483_648),
+            ("ORDERS", Some("ORDERS_2026_10"), 1_073_741_824),
+            ("ORDER_LINES", None, 805_306_368),
+            ("ORDERS_PK", None, 268_435_456),
+            ("CUSTOMERS", None, 67_108_864),
+        ]
+    );
+    assert_eq!(
+        s.segments[0].segment_type.as_deref(),
+        Some("TABLE PARTITION")
+    );
+    assert_eq!(s.segments[3].tablespace_name.as_deref(), Some("SALES_IDX"));
+    // Rows point at their spool lines.
+    assert_eq!(s.segments[3].src.line, 13);
+    assert_eq!(s.bytes_of("SALES", "ORDERS", None), Some(3_221_225_472));
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+}
+
+#[test]
+fn a_narrow_spool_reads_its_widths_and_warns_on_overflowed_sizes() {
+    let s = sizes("sqlplus_spool_narrow.lst");
+    assert_eq!(s.segments.len(), 2);
+    assert_eq!(s.segments[1].bytes, 5_242_880);
+    assert_eq!(s.warnings.len(), 1);
+    assert_eq!(s.warnings[0].line, 5);
+    assert!(s.warnings[0].message.contains("BIG_LOG"));
+}
+
+#[test]
+fn spools_cut_anywhere_never_panic_and_name_the_file() {
+    for name in ["sqlplus_spool.lst", "sqlplus_spool_narrow.lst"] {
+        let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/segsizes")
+            .join(name);
+        let b = std::fs::read(&p).unwrap();
+        for end in 0..b.len() {
+            let n = format!("{name}#{end}");
+            if let Err(e) = awrflash_parse::parse_bytes(&n, &b[..end]) {
+                assert!(e.to_string().contains(&n), "{n}: {e}");
+            }
+        }
+    }
 }

@@ -29,7 +29,7 @@ pub struct Charts {
 }
 
 #[derive(Template)]
-#[template(path = "report.html", config = "../../askama.toml")]
+#[template(path = "report.html", config = "askama.toml")]
 struct ReportPage<'a> {
     v: &'a View,
     c: &'a Charts,
@@ -50,7 +50,7 @@ struct IndexRow {
 }
 
 #[derive(Template)]
-#[template(path = "index.html", config = "../../askama.toml")]
+#[template(path = "index.html", config = "askama.toml")]
 struct IndexPage {
     rows: Vec<IndexRow>,
 }

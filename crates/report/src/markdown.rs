@@ -140,6 +140,10 @@ fn head(o: &mut String, v: &View) {
         let _ = writeln!(o, "### Inputs used\n");
         table(o, &tables::inputs(v));
     }
+    if !v.attachments.is_empty() {
+        let _ = writeln!(o, "### Auxiliary inputs of the run\n");
+        table(o, &tables::attachments(v));
+    }
 }
 
 fn options(o: &mut String, v: &View) {
@@ -315,6 +319,13 @@ fn exhibits(o: &mut String, v: &View) {
         );
     } else {
         table(o, &tables::series(v));
+        if !v.trend.is_empty() {
+            let _ = writeln!(
+                o,
+                "Trend: whole window (elapsed-weighted), p95 (nearest rank) and peak.\n"
+            );
+            table(o, &tables::trend(v));
+        }
     }
 }
 

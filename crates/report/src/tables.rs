@@ -98,6 +98,25 @@ pub fn inputs(v: &View) -> Table {
     t
 }
 
+/// Columns: File, Format, Used, Why.
+pub fn attachments(v: &View) -> Table {
+    let mut t = Table::new(&[
+        ("File", false),
+        ("Format", false),
+        ("Used", false),
+        ("Why", false),
+    ]);
+    for a in &v.attachments {
+        t.rows.push(vec![
+            (&a.path).into(),
+            (&a.format).into(),
+            (&a.used).into(),
+            (&a.reason).into(),
+        ]);
+    }
+    t
+}
+
 /// Columns: #, Option, Key, Device, DB time now, DB time after, Gain,
 /// Response time (ratio), Bound, Throughput cap, Flash capacity.
 pub fn options(v: &View) -> Table {
@@ -344,6 +363,30 @@ pub fn series(v: &View) -> Table {
             (&p.mb_s).into(),
             (&p.redo_mb_s).into(),
             (&p.path).into(),
+        ]);
+    }
+    t
+}
+
+/// The trend over the report intervals: whole window, p95 and peak per
+/// metric.
+pub fn trend(v: &View) -> Table {
+    let mut t = Table::new(&[
+        ("Metric", false),
+        ("Unit", false),
+        ("Whole window", true),
+        ("p95", true),
+        ("Peak", true),
+        ("Peak interval", false),
+    ]);
+    for m in &v.trend {
+        t.rows.push(vec![
+            (&m.metric).into(),
+            (&m.unit).into(),
+            (&m.whole_window).into(),
+            (&m.p95).into(),
+            (&m.peak).into(),
+            (&m.peak_at).into(),
         ]);
     }
     t

@@ -362,6 +362,18 @@ fn head(o: &mut String, st: &Style, v: &View) {
         let _ = writeln!(o);
         table(o, INDENT, &tables::inputs(v));
     }
+    if !v.attachments.is_empty() {
+        // A list, not a table: the reason is a sentence that must not be cut.
+        let _ = writeln!(o, "\n{INDENT}Auxiliary inputs of the run");
+        for a in &v.attachments {
+            let used = if a.used == "yes" { "used" } else { "not used" };
+            para(
+                o,
+                INDENT,
+                &format!("{} ({}), {used}: {}", a.path, a.format, a.reason),
+            );
+        }
+    }
 }
 
 fn options(o: &mut String, st: &Style, v: &View) {
@@ -577,7 +589,16 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
             "File",
         ];
         table(o, INDENT, &t);
-        let _ = writeln!(o, "{INDENT}* peak DB time");
+        let _ = writeln!(o, "{INDENT}* peak interval (highest DB time per second)");
+        if !v.trend.is_empty() {
+            let _ = writeln!(o);
+            para(
+                o,
+                INDENT,
+                "Trend: whole window (elapsed-weighted), p95 (nearest rank) and peak.",
+            );
+            table(o, INDENT, &tables::trend(v));
+        }
     }
 }
 

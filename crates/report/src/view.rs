@@ -243,6 +243,18 @@ pub struct SeriesView {
     pub peak: bool,
 }
 
+/// One trend metric: whole window, p95 and peak over the report intervals.
+#[derive(Debug, Clone)]
+pub struct TrendView {
+    pub metric: String,
+    pub unit: String,
+    pub whole_window: String,
+    pub p95: String,
+    pub peak: String,
+    /// The label of the interval with the peak (as in the series table).
+    pub peak_at: String,
+}
+
 #[derive(Debug, Clone)]
 pub struct BucketView {
     /// `<1ms`, `<1s`, `>1s` (the open last bucket).
@@ -289,6 +301,16 @@ pub struct InputView {
     pub kind: String,
 }
 
+/// An auxiliary input of the run and whether this database used it.
+#[derive(Debug, Clone)]
+pub struct AttachmentView {
+    pub path: String,
+    pub format: String,
+    /// `yes` or `no`.
+    pub used: String,
+    pub reason: String,
+}
+
 /// Findings by severity.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Counts {
@@ -308,6 +330,7 @@ pub struct View {
     pub best_option: Option<String>,
     pub identity: Vec<(String, String)>,
     pub inputs: Vec<InputView>,
+    pub attachments: Vec<AttachmentView>,
     pub options: Vec<OptionView>,
     pub breakdown: Vec<BreakdownRow>,
     pub breakdown_after_title: Option<String>,
@@ -324,6 +347,8 @@ pub struct View {
     pub tablespaces: Vec<TablespaceView>,
     pub devices: Vec<DeviceView>,
     pub series: Vec<SeriesView>,
+    /// Metrics that have a value in at least one interval.
+    pub trend: Vec<TrendView>,
     pub rules: Vec<RuleView>,
     pub footnotes: Vec<Footnote>,
 }
@@ -398,14 +423,20 @@ fn gain_range(p: &Projection) -> (f64, f64) {
 fn steps(notes: &mut Notes, steps: &[ProjectionStep]) -> Vec<StepView> {
     steps
         .iter()
-        .map(|s| StepView {
-            component: s.component.clone(),
-            waits: fmt::num(s.waits),
-            share: fmt::pct(s.share_affected * 100.0),
-            current: fmt::ms(s.current_avg_ms),
-            new: range(fmt::ms(s.new_avg_ms_low), fmt::ms(s.new_avg_ms_high)),
-            saved: fmt::secs_range(s.saved_s_low, s.saved_s_high),
-            src: notes.evidence(&s.src),
+        .map(|s| {
+            // A step that moves no waits (a CPU queueing charge, a
+            // throughput cap) only adds time: no waits, share or latency.
+            let waits = s.waits > 0.0;
+            let or_na = |v: String| if waits { v } else { fmt::NA.to_string() };
+            StepView {
+                component: s.component.clone(),
+                waits: or_na(fmt::num(s.waits)),
+                share: or_na(fmt::pct(s.share_affected * 100.0)),
+                current: or_na(fmt::ms(s.current_avg_ms)),
+                new: or_na(range(fmt::ms(s.new_avg_ms_low), fmt::ms(s.new_avg_ms_high))),
+                saved: fmt::secs_range(s.saved_s_low, s.saved_s_high),
+                src: notes.evidence(&s.src),
+            }
         })
         .collect()
 }
@@ -590,6 +621,16 @@ pub fn build(a: &Analysis) -> View {
             }),
         })
         .collect();
+    let attachments = a
+        .attachments
+        .iter()
+        .map(|x| AttachmentView {
+            path: x.path.clone(),
+            format: x.format.as_str().to_string(),
+            used: if x.attached { "yes" } else { "no" }.into(),
+            reason: x.reason.clone(),
+        })
+        .collect();
 
     // Options, ranked by the middle of their gain range.
     let ranked = rank_options(&a.options);
@@ -755,9 +796,6 @@ pub fn build(a: &Analysis) -> View {
     // Segments to move.
     let mut segs: Vec<&awrflash_model::SegmentToMove> = a.segments_to_move.iter().collect();
     segs.sort_by_key(|s| (s.rank == 0, s.rank));
-    let have_cum = segs.iter().all(|s| s.cumulative_pct.is_some());
-    let listed_reads: f64 = segs.iter().filter_map(|s| s.read_requests).sum();
-    let mut running_reads = 0.0;
     let mut running_gb = 0.0;
     let mut segments = Vec::new();
     for (i, s) in segs.iter().enumerate() {
@@ -770,14 +808,8 @@ pub fn build(a: &Analysis) -> View {
         if let Some(sub) = s.subobject.as_ref().filter(|x| !x.is_empty()) {
             name.push_str(&format!(" ({sub})"));
         }
-        running_reads += s.read_requests.unwrap_or(0.0);
-        let cumulative_value = if have_cum {
-            s.cumulative_pct.unwrap_or(f64::NAN)
-        } else if listed_reads > 0.0 {
-            running_reads / listed_reads * 100.0
-        } else {
-            f64::NAN
-        };
+        // The advisor's cumulative share of the database's reads.
+        let cumulative_value = s.cumulative_pct.unwrap_or(f64::NAN);
         let cumulative = fmt::pct(cumulative_value);
         let cumulative_size = match s.size_gb {
             Some(g) if g.is_finite() => {
@@ -814,8 +846,10 @@ pub fn build(a: &Analysis) -> View {
         });
     }
     let segment_sql = segments.iter().filter_map(|s| s.sql.clone()).collect();
-    let segments_cumulative_note = if !have_cum && !segs.is_empty() {
-        Some("cumulative % is of the listed segments' read requests".into())
+    let segments_cumulative_note = if !segs.is_empty()
+        && segs.iter().all(|s| s.cumulative_pct.is_none())
+    {
+        Some("the report prints no share of the database's read requests per segment, so there is no cumulative share".into())
     } else {
         None
     };
@@ -956,12 +990,8 @@ pub fn build(a: &Analysis) -> View {
         })
         .collect();
 
-    let peak = a
-        .series
-        .iter()
-        .enumerate()
-        .max_by(|x, y| x.1.db_time_s.total_cmp(&y.1.db_time_s).then(y.0.cmp(&x.0)))
-        .map(|p| p.0);
+    // The advisor's peak interval: the one the verdict and findings describe.
+    let peak = a.peak_interval;
     let series = a
         .series
         .iter()
@@ -980,6 +1010,24 @@ pub fn build(a: &Analysis) -> View {
             redo_mb_s: fmt::num(p.redo_mb_s),
             path: p.path.clone(),
             peak: Some(i) == peak,
+        })
+        .collect();
+
+    let opt = |x: Option<f64>| x.map_or_else(|| fmt::NA.to_string(), fmt::num);
+    let trend = a
+        .trend
+        .iter()
+        .filter(|m| m.intervals > 0)
+        .map(|m| TrendView {
+            metric: m.metric.clone(),
+            unit: m.unit.clone(),
+            whole_window: opt(m.whole_window),
+            p95: opt(m.p95),
+            peak: opt(m.peak),
+            peak_at: m
+                .peak_interval
+                .and_then(|i| a.series.get(i).map(|p| series_label(p, i)))
+                .unwrap_or_else(|| fmt::NA.to_string()),
         })
         .collect();
 
@@ -1014,6 +1062,7 @@ pub fn build(a: &Analysis) -> View {
         db_label,
         identity,
         inputs,
+        attachments,
         options,
         breakdown,
         breakdown_after_title,
@@ -1029,6 +1078,7 @@ pub fn build(a: &Analysis) -> View {
         tablespaces,
         devices,
         series,
+        trend,
         rules: rules.into_values().collect(),
         footnotes: notes.list,
     }

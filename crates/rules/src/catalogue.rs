@@ -1,5 +1,7 @@
-//! The rule catalogue: one TOML per rule under `rules/`, compiled into the
-//! binary with `include_str!` so that it is self-contained.
+//! The rule catalogue: one TOML per rule under `catalogue/` in this crate
+//! (the top-level `rules/` links there), compiled into the binary with
+//! `include_str!` so that it is self-contained, and parsed once per process
+//! ([`rules`]).
 
 use std::collections::BTreeMap;
 
@@ -10,27 +12,27 @@ use crate::RulesError;
 
 /// Every rule file, by id. The registry in `checks` pairs each with its check.
 pub(crate) const RULE_FILES: &[(&str, &str)] = &[
-    ("AF001", include_str!("../../../rules/AF001.toml")),
-    ("AF002", include_str!("../../../rules/AF002.toml")),
-    ("AF003", include_str!("../../../rules/AF003.toml")),
-    ("AF004", include_str!("../../../rules/AF004.toml")),
-    ("AF005", include_str!("../../../rules/AF005.toml")),
-    ("AF010", include_str!("../../../rules/AF010.toml")),
-    ("AF011", include_str!("../../../rules/AF011.toml")),
-    ("AF020", include_str!("../../../rules/AF020.toml")),
-    ("AF030", include_str!("../../../rules/AF030.toml")),
-    ("AF031", include_str!("../../../rules/AF031.toml")),
-    ("AF040", include_str!("../../../rules/AF040.toml")),
-    ("AF041", include_str!("../../../rules/AF041.toml")),
-    ("AF042", include_str!("../../../rules/AF042.toml")),
-    ("AF050", include_str!("../../../rules/AF050.toml")),
-    ("AF051", include_str!("../../../rules/AF051.toml")),
-    ("AF060", include_str!("../../../rules/AF060.toml")),
-    ("AF061", include_str!("../../../rules/AF061.toml")),
-    ("AF070", include_str!("../../../rules/AF070.toml")),
-    ("AF071", include_str!("../../../rules/AF071.toml")),
-    ("AF080", include_str!("../../../rules/AF080.toml")),
-    ("AF090", include_str!("../../../rules/AF090.toml")),
+    ("AF001", include_str!("../catalogue/AF001.toml")),
+    ("AF002", include_str!("../catalogue/AF002.toml")),
+    ("AF003", include_str!("../catalogue/AF003.toml")),
+    ("AF004", include_str!("../catalogue/AF004.toml")),
+    ("AF005", include_str!("../catalogue/AF005.toml")),
+    ("AF010", include_str!("../catalogue/AF010.toml")),
+    ("AF011", include_str!("../catalogue/AF011.toml")),
+    ("AF020", include_str!("../catalogue/AF020.toml")),
+    ("AF030", include_str!("../catalogue/AF030.toml")),
+    ("AF031", include_str!("../catalogue/AF031.toml")),
+    ("AF040", include_str!("../catalogue/AF040.toml")),
+    ("AF041", include_str!("../catalogue/AF041.toml")),
+    ("AF042", include_str!("../catalogue/AF042.toml")),
+    ("AF050", include_str!("../catalogue/AF050.toml")),
+    ("AF051", include_str!("../catalogue/AF051.toml")),
+    ("AF060", include_str!("../catalogue/AF060.toml")),
+    ("AF061", include_str!("../catalogue/AF061.toml")),
+    ("AF070", include_str!("../catalogue/AF070.toml")),
+    ("AF071", include_str!("../catalogue/AF071.toml")),
+    ("AF080", include_str!("../catalogue/AF080.toml")),
+    ("AF090", include_str!("../catalogue/AF090.toml")),
 ];
 
 /// Seed files and their titles (citations name them).
@@ -73,6 +75,10 @@ pub struct RuleFile {
     pub derivation: BTreeMap<String, String>,
     pub doc: RuleDoc,
     pub citations: Vec<RuleCitation>,
+    /// Reports on an idle interval too (the rules that say why there is no
+    /// advice); the others are left out when the load gate closes.
+    #[serde(default)]
+    pub on_idle: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -112,6 +118,33 @@ impl RuleFile {
     pub fn citations(&self) -> Vec<Citation> {
         self.citations.iter().map(RuleCitation::to_model).collect()
     }
+}
+
+/// The catalogue, parsed once per process.
+pub fn rules() -> Result<&'static [RuleFile], RulesError> {
+    static RULES: std::sync::OnceLock<Result<Vec<RuleFile>, String>> = std::sync::OnceLock::new();
+    RULES
+        .get_or_init(|| load().map_err(|e| e.to_string()))
+        .as_deref()
+        .map_err(|e| RulesError::Config(e.clone()))
+}
+
+/// A rule of the catalogue by id.
+pub fn rule(id: &str) -> Result<&'static RuleFile, RulesError> {
+    rules()?
+        .iter()
+        .find(|r| r.id == id)
+        .ok_or_else(|| RulesError::Config(format!("rule {id} is not in the catalogue")))
+}
+
+/// A numeric threshold of a rule; an error when the rule or the threshold
+/// is missing (no default stands in for the catalogue).
+pub fn threshold(id: &str, name: &str) -> Result<f64, RulesError> {
+    rule(id)?
+        .thresholds
+        .get(name)
+        .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
+        .ok_or_else(|| RulesError::Config(format!("rules/{id}.toml has no threshold {name}")))
 }
 
 /// Parses every rule file; ids must match the file names.

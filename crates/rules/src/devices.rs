@@ -1,11 +1,11 @@
-//! Device profiles (`rules/devices.toml` plus the user's TOML): service time
+//! Device profiles (`catalogue/devices.toml`, i.e. `rules/devices.toml`, plus the user's TOML): service time
 //! by I/O kind, size and concurrency.
 
 use serde::{Deserialize, Serialize};
 
 use crate::RulesError;
 
-const BUILTIN: &str = include_str!("../../../rules/devices.toml");
+const BUILTIN: &str = include_str!("../catalogue/devices.toml");
 
 /// The default flash device of a projection: the seed's measured module.
 pub const DEFAULT_FLASH: &str = "f5100-fmod";

@@ -5,29 +5,38 @@
 //! any iostat captures, `v$sysstat` spools and `dba_segments` lists.
 //! Output: an [`awrflash_model::Analysis`]: verdict, findings with traced
 //! evidence and seed citations, projected options, segments to move, the
-//! flash cache plan, exhibits and the series across report intervals.
+//! flash cache plan, exhibits, the series across report intervals and
+//! their trend.
 //!
-//! The rules live in `rules/*.toml` (compiled in) and `src/checks/` (one
-//! check per rule, one registry); the projection model in `projection.rs`;
-//! device profiles in `rules/devices.toml`.
+//! The figures come from the facts layer ([`awrflash_facts`]); the advisor
+//! runs in phases, one module each, data flowing one way: gates (`gates`:
+//! idle or not enough data) -> plan (`plan`, `projection`, `segments`: every
+//! projection and the flash cache decision) -> checks (`checks`: read the
+//! facts and the plan, write nothing back) -> verdict (`verdict`) ->
+//! exhibits (`exhibits`).
+//!
+//! The rules live in `catalogue/*.toml` (the top-level `rules/` links
+//! there; compiled in and parsed once) and `src/checks/` (one check per
+//! rule, one registry); device profiles in `catalogue/devices.toml`.
 
 pub mod catalogue;
 pub mod checks;
 pub mod devices;
+mod exhibits;
+mod gates;
+mod plan;
 pub mod projection;
 pub mod segments;
 mod series;
 pub mod util;
-pub mod workload;
+mod verdict;
 
 use awrflash_model::{
-    Analysis, DbIdentity, DbReport, Document, EvidenceSrc, Exhibits, IostatCapture, SegmentSizes,
-    SysstatSpool, Verdict,
+    Analysis, DbIdentity, DbReport, Document, IostatCapture, SegmentSizes, SysstatSpool,
 };
 use serde::Serialize;
 
-use crate::util::{f0, f1};
-use crate::workload::{Num, Workload};
+use awrflash_facts::IntervalFacts;
 
 /// Schema version of the JSON `Analysis` this crate produces.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -95,7 +104,7 @@ pub struct DeviceSpec {
 /// Analyses the documents of one database (one or many reports, plus any
 /// iostat, sysstat and segment-size inputs).
 pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError> {
-    let rules = catalogue::load()?;
+    let rules = catalogue::rules()?;
     let devs = devices::load(opts.devices_toml.as_deref())?;
     let flash = devices::find(
         &devs,
@@ -119,26 +128,36 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
             }
         }
     }
-    let mut all: Vec<Workload> = if reports.is_empty() {
-        vec![Workload::new(&empty)]
+    let mut all: Vec<IntervalFacts> = if reports.is_empty() {
+        vec![IntervalFacts::new(&empty)]
     } else {
-        reports.iter().map(|r| Workload::new(r)).collect()
+        reports.iter().map(|r| IntervalFacts::new(r)).collect()
     };
-    let primary = peak_index(&all);
+    // Time order, so an index into `all` is an index into `Analysis.series`.
+    all.sort_by(|a, b| {
+        let (ha, hb) = (&a.report.header, &b.report.header);
+        ha.begin_time
+            .cmp(&hb.begin_time)
+            .then(ha.begin_snap.cmp(&hb.begin_snap))
+            .then(a.path.cmp(&b.path))
+    });
+    let primary = awrflash_facts::peak_interval(&all).unwrap_or(0);
     if let Some(w) = all.get_mut(primary) {
-        fill_from_iostat(w, &iostat);
+        w.fill_from_iostat(&iostat);
     }
     let Some(w) = all.get(primary) else {
         return Err(RulesError::Config("no workload".into()));
     };
-    let ranked = segments::rank(
-        w,
+    // Gates: an idle interval gets no advice.
+    let idle = gates::idle(w)?;
+    // Plan: every projection, the flash cache decision included.
+    let aux = plan::Aux {
+        sysstat: &sysstat,
+        iostat: &iostat,
         segsizes,
-        opts.flash_capacity_gb,
-        projection::SEGMENT_COVERAGE_PCT,
-        25,
-    );
-    let mut plan = projection::plan(w, flash, ranked, opts);
+    };
+    let plan = plan::build(w, &all, flash, opts, &aux, idle)?;
+    // Checks: read the facts and the plan, write nothing back.
     let ctx = checks::Ctx {
         w,
         all: &all,
@@ -149,53 +168,13 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         segsizes,
         iostat: iostat.clone(),
     };
-    let mut findings = checks::run(&rules, &ctx)?;
-    let low_load =
-        threshold(&rules, "AF004", "load_aas_min").and_then(|min| checks::low_load(w, min));
-    if low_load.is_some() {
-        // An idle interval: only the rules that say why there is no advice.
-        findings.retain(|f| matches!(f.id.as_str(), "AF003" | "AF004" | "AF005"));
+    let mut findings = checks::run(rules, &ctx)?;
+    if idle.is_some() {
+        // An idle interval: only the rules that say why there is no advice
+        // (`on_idle` in their catalogue entry).
+        findings.retain(|f| rules.iter().any(|r| r.id == f.id && r.on_idle));
     }
-    let fc_decision = if low_load.is_some() {
-        Err("not enough load for advice (AF004)".to_string())
-    } else {
-        flash_cache_decision(&rules, &ctx)
-    };
-    if let Some(fc) = plan.flash_cache.as_mut() {
-        match fc_decision {
-            Ok((size, sga)) => {
-                fc.recommended = true;
-                fc.reason = format!(
-                    "recommended: {} GB, {} MB of SGA for headers",
-                    f0(size),
-                    f0(sga)
-                );
-                fc.sql = checks::flash_cache_sql(w, size, sga);
-            }
-            Err(why) => {
-                fc.recommended = false;
-                fc.reason = format!("not recommended: {why}");
-                // The curve keeps every size tried; no size is put forward.
-                fc.size_gb = None;
-                fc.sga_cost_mb = None;
-            }
-        }
-    }
-    let verdict = match low_load {
-        Some(aas) => Verdict {
-            summary: format!(
-                "Not enough load: {} s of DB time over {} s elapsed ({} average active sessions), so no flash advice is given for this interval.",
-                f1(w.db_time()),
-                f0(w.elapsed()),
-                workload::round(aas)
-            ),
-            gain_pct_low: 0.0,
-            gain_pct_high: 0.0,
-            bound: "not-enough-load".into(),
-            best_option: None,
-        },
-        None => verdict(w, &plan, &rules),
-    };
+    let verdict = verdict::verdict(w, &plan, idle)?;
     let analysis = Analysis {
         schema_version: SCHEMA_VERSION,
         database: identity(w, &all),
@@ -206,205 +185,20 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         segments_to_move: plan.ranked.list.clone(),
         flash_cache: plan.flash_cache.clone(),
         series: series::points(&all),
-        exhibits: exhibits(w, &plan, &iostat),
+        peak_interval: (all.len() > 1).then_some(primary),
+        trend: if all.len() > 1 {
+            awrflash_facts::trend(&all)
+        } else {
+            Vec::new()
+        },
+        exhibits: exhibits::exhibits(w, &plan, &iostat),
+        // Which auxiliary inputs fit the database is the run layer's call.
+        attachments: Vec::new(),
     };
     Ok(analysis)
 }
 
-/// Host CPU and channel MB/s from iostat captures where the report has
-/// none (a Statspack report has no IO Profile; some reports lack Host CPU).
-fn fill_from_iostat(w: &mut Workload, iostat: &[&IostatCapture]) {
-    for c in iostat {
-        let path = c.source.path.clone();
-        let at = |r: &awrflash_model::SourceRef| EvidenceSrc {
-            path: path.clone(),
-            section: r.section.clone(),
-            line: r.line,
-        };
-        if w.host_busy_pct.is_none() {
-            let live: Vec<_> = c
-                .cpu
-                .iter()
-                .filter(|s| !s.since_boot)
-                .filter_map(|s| s.idle_pct.map(|i| (100.0 - i, &s.src)))
-                .collect();
-            if let Some((_, src)) = live.first() {
-                let mean = live.iter().map(|x| x.0).sum::<f64>() / live.len() as f64;
-                w.host_busy_pct = Some(Num {
-                    value: mean.clamp(0.0, 100.0),
-                    src: Some(at(src)),
-                    derived: Some("iostat avg-cpu: mean of 100 - %idle over the intervals".into()),
-                });
-            }
-        }
-        if w.io_mb_s.is_none() && c.channel.mb_s_mean > 0.0 {
-            let first = c
-                .samples
-                .iter()
-                .find(|s| c.channel.devices.contains(&s.device) && !s.since_boot);
-            w.io_mb_s = Some(Num {
-                value: c.channel.mb_s_mean,
-                src: first.map(|s| at(&s.src)),
-                derived: Some(format!(
-                    "iostat: mean MB/s summed over {} devices (volumes and partitions left out)",
-                    c.channel.devices.len()
-                )),
-            });
-        }
-    }
-}
-
-/// The report interval with the highest load (DB time per second); the
-/// first on ties.
-fn peak_index(all: &[Workload]) -> usize {
-    let mut best = 0usize;
-    let mut best_v = f64::NEG_INFINITY;
-    for (i, w) in all.iter().enumerate() {
-        let v = workload::ratio(w.db_time(), w.elapsed());
-        if v > best_v {
-            best_v = v;
-            best = i;
-        }
-    }
-    best
-}
-
-fn flash_cache_decision(
-    rules: &[catalogue::RuleFile],
-    ctx: &checks::Ctx,
-) -> Result<(f64, f64), String> {
-    let rule = rules
-        .iter()
-        .find(|r| r.id == "AF070")
-        .ok_or_else(|| "rule AF070 missing".to_string())?;
-    let t: checks::FlashCacheCandidate = toml::Value::Table(rule.thresholds.clone())
-        .try_into()
-        .map_err(|e| format!("rules/AF070.toml: {e}"))?;
-    t.assess(ctx).map(|c| (c.size_gb, c.sga_cost_mb))
-}
-
-/// A numeric threshold of a rule.
-fn threshold(rules: &[catalogue::RuleFile], id: &str, name: &str) -> Option<f64> {
-    rules
-        .iter()
-        .find(|r| r.id == id)
-        .and_then(|r| r.thresholds.get(name))
-        .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
-}
-
-fn verdict(w: &Workload, plan: &projection::Plan, rules: &[catalogue::RuleFile]) -> Verdict {
-    if w.db_time() <= 0.0 || w.events.is_empty() {
-        return Verdict {
-            summary: "Not enough data: the input has no DB time or no wait events, so no projection was made.".into(),
-            gain_pct_low: 0.0,
-            gain_pct_high: 0.0,
-            bound: "not-enough-data".into(),
-            best_option: None,
-        };
-    }
-    let io_min = rules
-        .iter()
-        .find(|r| r.id == "AF003")
-        .and_then(|r| r.thresholds.get("io_share_pct_max"))
-        .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
-        .unwrap_or(20.0);
-    let io_share = w.io_share_pct().map_or(0.0, |n| n.value);
-    let Some(best) = plan.options.first() else {
-        return Verdict {
-            summary: "No flash option applies: the report shows no I/O waits a device change would shorten.".into(),
-            gain_pct_low: 0.0,
-            gain_pct_high: 0.0,
-            bound: "io-share".into(),
-            best_option: None,
-        };
-    };
-    let p = &best.projection;
-    let lo = workload::round((1.0 - p.response_ratio_high) * 100.0);
-    let hi = workload::round((1.0 - p.response_ratio_low) * 100.0);
-    let bound = if io_share < io_min {
-        "io-share".to_string()
-    } else {
-        p.bound.clone()
-    };
-    let limit = match bound.as_str() {
-        "cpu" => format!(
-            " The CPUs cap it (throughput at most {}x).",
-            f1(p.throughput_cap.unwrap_or(1.0))
-        ),
-        "channel" => format!(
-            " The I/O channel caps it (throughput at most {}x).",
-            f1(p.throughput_cap.unwrap_or(1.0))
-        ),
-        "io-share" => format!(
-            " I/O waits are only {}% of DB time, so flash cannot do much here.",
-            f1(io_share)
-        ),
-        _ => String::new(),
-    };
-    let range = if f0(lo) == f0(hi) {
-        format!("about {}%", f0(hi))
-    } else {
-        format!("{}-{}%", f0(lo), f0(hi))
-    };
-    let summary = if hi < 5.0 {
-        format!(
-            "Flash would change little: the best option ({}) cuts DB time per transaction by {} on {}.{}",
-            lower_first(&best.title),
-            range,
-            best.device,
-            limit
-        )
-    } else if bound == "io-share" {
-        // A real but bounded gain: say the bound once, without "cannot do
-        // much" next to a gain worth having.
-        format!(
-            "{} on {} would cut DB time per transaction by {}; I/O waits are only {}% of DB time, so that is about all flash can do here.",
-            best.title,
-            best.device,
-            range,
-            f1(io_share)
-        )
-    } else {
-        format!(
-            "{} on {} would cut DB time per transaction by {} (I/O waits are {}% of DB time).{}",
-            best.title,
-            best.device,
-            range,
-            f1(io_share),
-            limit
-        )
-    };
-    // The smaller change, when it is not the best one.
-    let mut summary = summary;
-    if best.key != "hot-segments"
-        && let Some(h) = plan.options.iter().find(|o| o.key == "hot-segments")
-    {
-        let hg = projection::mid_gain(h) * 100.0;
-        if hg >= 5.0 {
-            summary.push_str(&format!(
-                " Moving only the {} hottest segments{} gives about {}%.",
-                plan.ranked
-                    .list
-                    .iter()
-                    .filter(|s| s.fits_budget != Some(false))
-                    .count(),
-                h.capacity_gb
-                    .map(|c| format!(" ({} GB)", f1(c)))
-                    .unwrap_or_default(),
-                f0(hg)
-            ));
-        }
-    }
-    Verdict {
-        summary,
-        gain_pct_low: lo.max(0.0),
-        gain_pct_high: hi.max(0.0),
-        bound,
-        best_option: Some(best.key.clone()),
-    }
-}
-
-fn identity(w: &Workload, all: &[Workload]) -> DbIdentity {
+fn identity(w: &IntervalFacts, all: &[IntervalFacts]) -> DbIdentity {
     let h = &w.report.header;
     let mut instances: Vec<String> = all
         .iter()
@@ -430,114 +224,9 @@ fn identity(w: &Workload, all: &[Workload]) -> DbIdentity {
     }
 }
 
-const KEY_HISTOGRAMS: &[&str] = &[
-    "db file sequential read",
-    "db file scattered read",
-    "db file parallel read",
-    "direct path read",
-    "cell single block physical read",
-    "log file sync",
-    "log file parallel write",
-    "db file parallel write",
-    "free buffer waits",
-    "db flash cache single block physical read",
-];
-
-fn exhibits(w: &Workload, plan: &projection::Plan, iostat: &[&IostatCapture]) -> Exhibits {
-    let r = w.report;
-    let mut histograms: Vec<_> = r
-        .wait_histogram
-        .iter()
-        .filter(|h| {
-            KEY_HISTOGRAMS
-                .iter()
-                .any(|k| h.event.eq_ignore_ascii_case(k))
-        })
-        .cloned()
-        .collect();
-    histograms.sort_by(|a, b| a.event.cmp(&b.event).then(a.src.line.cmp(&b.src.line)));
-    histograms.dedup_by(|a, b| a.event.eq_ignore_ascii_case(&b.event));
-    let mut tablespaces = r.tablespace_io.clone();
-    tablespaces.sort_by(|a, b| {
-        let ia = a.reads.unwrap_or(0.0) + a.writes.unwrap_or(0.0);
-        let ib = b.reads.unwrap_or(0.0) + b.writes.unwrap_or(0.0);
-        ib.total_cmp(&ia).then(a.tablespace.cmp(&b.tablespace))
-    });
-    tablespaces.truncate(20);
-    let mut redo = Vec::new();
-    if let Some(b) = &w.redo_bytes_s {
-        redo.push(
-            Num {
-                value: b.value / 1_048_576.0,
-                src: b.src.clone(),
-                derived: Some("redo size per second / 1048576".into()),
-            }
-            .evidence("redo MB/s", "MB/s"),
-        );
-    }
-    if let Some(n) = &w.redo_writes_s {
-        redo.push(n.evidence("redo writes per second", "writes/s"));
-    }
-    if let Some(n) = &w.avg_redo_write_kb {
-        redo.push(n.evidence("average redo write", "KB"));
-    }
-    for name in ["log file sync", "log file parallel write"] {
-        let e = w.event(name).cloned().or_else(|| w.background(name));
-        if let Some(e) = e {
-            redo.push(e.avg_num().evidence(&format!("{name} avg wait"), "ms"));
-            redo.push(e.waits_num().evidence(&format!("{name} waits"), "waits"));
-        }
-    }
-    if let Some(s) = w.stat_total("redo wastage") {
-        redo.push(s.evidence("redo wastage", "bytes"));
-    }
-    let mut flash_cache_stats = Vec::new();
-    for s in &r.activity_stats {
-        let n = s.name.to_ascii_lowercase();
-        if (n.contains("flash cache")
-            || n == "physical read requests optimized"
-            || n.starts_with("cell flash"))
-            && let Some(v) = s.total.or(s.per_second)
-        {
-            flash_cache_stats.push(awrflash_model::Evidence {
-                label: s.name.clone(),
-                value: workload::round(v),
-                unit: if s.total.is_some() {
-                    "total"
-                } else {
-                    "per second"
-                }
-                .into(),
-                src: Some(EvidenceSrc {
-                    path: w.path.clone(),
-                    section: s.src.section.clone(),
-                    line: s.src.line,
-                }),
-                derived_from: None,
-            });
-        }
-    }
-    let mut devices_out = Vec::new();
-    for c in iostat {
-        devices_out.extend(c.summary.iter().cloned());
-    }
-    Exhibits {
-        histograms,
-        tablespaces,
-        redo,
-        flash_cache_stats,
-        devices: devices_out,
-        breakdown: plan
-            .options
-            .first()
-            .map(|o| o.before.clone())
-            .unwrap_or_else(|| plan.breakdown.clone()),
-    }
-}
-
 /// The rule catalogue, sorted by id.
 pub fn catalogue() -> Result<Vec<RuleSpec>, RulesError> {
-    let rules = catalogue::load()?;
+    let rules = catalogue::rules()?.to_vec();
     Ok(rules
         .into_iter()
         .map(|r| RuleSpec {
@@ -569,33 +258,4 @@ pub fn devices(opts: &Options) -> Result<Vec<DeviceSpec>, RulesError> {
         .iter()
         .map(devices::DeviceProfile::spec)
         .collect())
-}
-
-/// A title inside a sentence: its first letter in lower case, the rest
-/// (`KB`, segment names) as written; a title that starts with an acronym
-/// (`TEMP`, `UNDO`) keeps it.
-fn lower_first(title: &str) -> String {
-    let acronym = title.split_whitespace().next().is_some_and(|w| {
-        w.chars().filter(|c| c.is_alphabetic()).count() > 1 && w == w.to_uppercase()
-    });
-    let mut chars = title.chars();
-    match chars.next() {
-        Some(first) if !acronym => first.to_lowercase().chain(chars).collect(),
-        _ => title.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::lower_first;
-
-    #[test]
-    fn a_title_in_a_sentence_keeps_its_units_and_names() {
-        assert_eq!(
-            lower_first("Move the online redo logs to flash (4 KB redo block size)"),
-            "move the online redo logs to flash (4 KB redo block size)"
-        );
-        assert_eq!(lower_first("TEMP to flash"), "TEMP to flash");
-        assert_eq!(lower_first(""), "");
-    }
 }

@@ -30,8 +30,8 @@ use awrflash_model::{
 use crate::devices::{DeviceProfile, IoKind};
 use crate::segments::Ranked;
 use crate::util::{f1, f2};
-use crate::workload::{
-    Ev, FLASH_CACHE_READS, MULTIBLOCK, SINGLE_BLOCK, TEMP, Workload, ratio, round,
+use awrflash_facts::{
+    Ev, FLASH_CACHE_READS, IntervalFacts, MULTIBLOCK, SINGLE_BLOCK, TEMP, ratio, round,
 };
 
 /// Throughput gain OLTP kept at CPU saturation (000 Table 6.2: 33,006 vs
@@ -67,6 +67,18 @@ pub struct Plan {
     pub caps: Caps,
     pub oltp: bool,
     pub device: String,
+    /// The flash cache size the plan puts forward (AF070's assessment),
+    /// `None` when no flash cache is recommended.
+    pub flash_cache_pick: Option<FlashCachePick>,
+}
+
+/// A recommended flash cache: its size, the SGA its headers take and the
+/// option key of that size.
+#[derive(Debug, Clone, Default)]
+pub struct FlashCachePick {
+    pub size_gb: f64,
+    pub sga_cost_mb: f64,
+    pub key: String,
 }
 
 /// How an affected wait changes.
@@ -90,7 +102,7 @@ struct Affected<'e> {
     mode: Mode,
 }
 
-pub fn plan(w: &Workload, dev: &DeviceProfile, ranked: Ranked, opts: &crate::Options) -> Plan {
+pub fn plan(w: &IntervalFacts, dev: &DeviceProfile, ranked: Ranked, opts: &crate::Options) -> Plan {
     let breakdown = w.breakdown();
     let caps = caps(w, opts);
     let oltp = breakdown.single_block_read_s >= breakdown.multiblock_read_s
@@ -103,6 +115,7 @@ pub fn plan(w: &Workload, dev: &DeviceProfile, ranked: Ranked, opts: &crate::Opt
         caps,
         oltp,
         device: dev.name.clone(),
+        flash_cache_pick: None,
     };
     if w.db_time() <= 0.0 || w.events.is_empty() {
         return p;
@@ -297,7 +310,7 @@ pub fn mid_gain(o: &OptionProjection) -> f64 {
     1.0 - 0.5 * (o.projection.response_ratio_low + o.projection.response_ratio_high)
 }
 
-fn caps(w: &Workload, opts: &crate::Options) -> Caps {
+fn caps(w: &IntervalFacts, opts: &crate::Options) -> Caps {
     let mut c = Caps {
         cpus: w.cpus(),
         ..Caps::default()
@@ -318,7 +331,7 @@ fn caps(w: &Workload, opts: &crate::Options) -> Caps {
     c
 }
 
-fn new_latency(w: &Workload, dev: &DeviceProfile, a: &Affected) -> (f64, f64) {
+fn new_latency(w: &IntervalFacts, dev: &DeviceProfile, a: &Affected) -> (f64, f64) {
     let el = w.elapsed();
     let cur = a.ev.avg_ms;
     let rate = if el > 0.0 {
@@ -395,7 +408,7 @@ fn sub(b: &mut DbTimeBreakdown, comp: &str, s: f64) {
 }
 
 fn option(
-    w: &Workload,
+    w: &IntervalFacts,
     dev: &DeviceProfile,
     p: &Plan,
     key: &str,
@@ -432,30 +445,49 @@ fn option(
     let saved_lo: f64 = steps.iter().map(|s| s.saved_s_low).sum();
     let saved_hi: f64 = steps.iter().map(|s| s.saved_s_high).sum();
     let projection = finish(w, p, saved_lo, saved_hi, steps);
+    let after = rounded(&with_charges(after, &projection.steps));
     OptionProjection {
         key: key.to_string(),
         title: title.to_string(),
         device: dev.name.clone(),
         projection,
         before: rounded(&p.breakdown),
-        after: rounded(&after),
+        after,
         capacity_gb: None,
         notes: Vec::new(),
     }
 }
 
+/// Component names of the steps that add time back (negative savings).
+pub const CPU_QUEUEING: &str = "CPU queueing at the projected throughput";
+pub const CPU_BOUND: &str = "throughput cap: CPU bound";
+pub const CHANNEL_BOUND: &str = "throughput cap: I/O channel bound";
+
+/// A step that adds time back: `extra_high` to the pessimistic end (after
+/// high), `extra_low` to the optimistic end (after low).
+fn charge(component: String, extra_low: f64, extra_high: f64) -> ProjectionStep {
+    ProjectionStep {
+        component,
+        saved_s_low: round(-extra_high),
+        saved_s_high: round(-extra_low),
+        ..ProjectionStep::default()
+    }
+}
+
 /// Turns saved seconds into DB time and response ratios, applying the
-/// bottleneck caps and the CPU queueing charge.
+/// CPU queueing charge and the bottleneck caps, each as a listed step, so
+/// that DB time after = DB time before - the sum of the steps' savings.
 fn finish(
-    w: &Workload,
+    w: &IntervalFacts,
     p: &Plan,
     saved_lo: f64,
     saved_hi: f64,
-    steps: Vec<ProjectionStep>,
+    mut steps: Vec<ProjectionStep>,
 ) -> Projection {
     let before = w.db_time();
     let after_low = (before - saved_hi).max(0.0);
-    let mut after_high = (before - saved_lo).max(after_low);
+    let after_high_saved = (before - saved_lo).max(after_low);
+    let mut after_high = after_high_saved;
     let r_low = ratio(after_low, before);
     // CPU at the throughput the optimistic end implies: below 90% projected
     // utilisation charge the queueing of an M/M/c server (Sakasegawa's
@@ -466,13 +498,26 @@ fn finish(
         let u = (busy / 100.0).clamp(0.0, 0.99);
         if r_low > 0.0 && u > 0.0 {
             let u_new = u / r_low;
-            if u_new < 0.9 {
+            let how = if u_new < 0.9 {
                 let c = p.caps.cpus.unwrap_or(1.0).max(1.0);
                 let q = |x: f64| x.powf((2.0 * (c + 1.0)).sqrt() - 1.0) / (c * (1.0 - x));
                 let extra = p.breakdown.cpu_s * (q(u_new) - q(u)).max(0.0);
                 after_high = (after_high + extra).min(before.max(after_high));
+                format!(
+                    "{CPU_QUEUEING} (M/M/c, c = {}: {}% busy now, {}% after; pessimistic end)",
+                    f1(c),
+                    f1(u * 100.0),
+                    f1(u_new * 100.0)
+                )
             } else {
                 after_high = after_high.max(before * u);
+                format!(
+                    "{CPU_QUEUEING} ({}% busy after: response bound at today's utilisation; pessimistic end)",
+                    f1(u_new.min(9.99) * 100.0)
+                )
+            };
+            if after_high > after_high_saved {
+                steps.push(charge(how, 0.0, after_high - after_high_saved));
             }
         }
     }
@@ -500,16 +545,68 @@ fn finish(
     if !binds {
         bound = "none".into();
     }
+    let capped_low = after_low.max(before * floor);
+    let capped_high = after_high.max(before * floor);
+    if binds {
+        let name = if bound == "cpu" {
+            CPU_BOUND
+        } else {
+            CHANNEL_BOUND
+        };
+        steps.push(charge(
+            format!(
+                "{name} (throughput at most {}x: DB time per transaction at least {}% of today's)",
+                f2(cap.unwrap_or(1.0)),
+                f1(floor * 100.0)
+            ),
+            capped_low - after_low,
+            capped_high - after_high,
+        ));
+    }
     Projection {
         db_time_before_s: round(before),
-        db_time_after_low_s: round(after_low.max(before * floor)),
-        db_time_after_high_s: round(after_high.max(before * floor)),
+        db_time_after_low_s: round(capped_low),
+        db_time_after_high_s: round(capped_high),
         response_ratio_low: round(r_low.max(floor)),
         response_ratio_high: round(r_high.max(floor)),
         throughput_cap: cap.map(round),
         bound,
         steps,
     }
+}
+
+/// The option's breakdown after the change: the savings of the wait steps
+/// (`after`, already applied) plus the time the charge and cap steps add
+/// back, at the middle of the range, so the breakdown chart adds up to the
+/// middle of the options table's range. CPU queueing and the CPU cap land
+/// on CPU; the channel cap on the I/O components it slows down.
+fn with_charges(mut after: DbTimeBreakdown, steps: &[ProjectionStep]) -> DbTimeBreakdown {
+    for s in steps {
+        let extra = -0.5 * (s.saved_s_low + s.saved_s_high);
+        if extra <= 0.0 {
+            continue;
+        }
+        if s.component.starts_with(CPU_QUEUEING) || s.component.starts_with(CPU_BOUND) {
+            after.cpu_s += extra;
+        } else if s.component.starts_with(CHANNEL_BOUND) {
+            let io = [
+                &mut after.single_block_read_s,
+                &mut after.multiblock_read_s,
+                &mut after.temp_io_s,
+                &mut after.write_wait_s,
+                &mut after.flash_cache_read_s,
+            ];
+            let total: f64 = io.iter().map(|x| **x).sum();
+            if total > 0.0 {
+                for x in io {
+                    *x += extra * *x / total;
+                }
+            } else {
+                after.other_s += extra;
+            }
+        }
+    }
+    after
 }
 
 fn rounded(b: &DbTimeBreakdown) -> DbTimeBreakdown {
@@ -596,7 +693,7 @@ fn linfit(x: &[f64], y: &[f64]) -> Option<(f64, f64, f64)> {
 
 /// The flash cache curve and one option per size multiple.
 fn flash_cache(
-    w: &Workload,
+    w: &IntervalFacts,
     dev: &DeviceProfile,
     p: &Plan,
 ) -> (Option<FlashCachePlan>, Vec<OptionProjection>) {
@@ -678,9 +775,13 @@ fn flash_cache(
         };
         let projection = finish(w, p, saved_lo, saved_hi, vec![step]);
         let mut after = p.breakdown.clone();
-        let mid_saved = 0.5 * (saved_lo + saved_hi);
-        after.single_block_read_s = (after.single_block_read_s - mid_saved).max(0.0);
-        after.flash_cache_read_s += 0.5 * (hit_waits_lo + hit_waits_hi) * flash_ms / 1000.0;
+        // The hits leave the single-block reads at today's average and come
+        // back as flash cache reads at the device's: net, the step's saving.
+        let mid_hits = 0.5 * (hit_waits_lo + hit_waits_hi);
+        after.single_block_read_s =
+            (after.single_block_read_s - mid_hits * cur_ms / 1000.0).max(0.0);
+        after.flash_cache_read_s += mid_hits * flash_ms / 1000.0;
+        let after = rounded(&with_charges(after, &projection.steps));
         curve.push(FlashCachePoint {
             size_gb: round(fc_bytes / 1_073_741_824.0),
             multiple_of_buffer_cache: *m,
@@ -700,7 +801,7 @@ fn flash_cache(
             device: dev.name.clone(),
             projection,
             before: rounded(&p.breakdown),
-            after: rounded(&after),
+            after,
             capacity_gb: Some(round(fc_bytes / 1_073_741_824.0)),
             notes: vec![
                 format!(
@@ -740,6 +841,6 @@ fn flash_cache(
 }
 
 /// Source of the breakdown's DB time, for evidence.
-pub fn db_time_src(w: &Workload) -> Option<EvidenceSrc> {
+pub fn db_time_src(w: &IntervalFacts) -> Option<EvidenceSrc> {
     w.db_time_s.as_ref().and_then(|n| n.src.clone())
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use awrflash_model::{SegmentRow, SegmentSizes, SegmentToMove};
 
 use crate::util::ident;
-use crate::workload::{Workload, ratio};
+use awrflash_facts::{IntervalFacts, ratio};
 
 /// The tablespace the generated SQL moves segments into.
 pub const FLASH_TS: &str = "FLASH_TS";
@@ -38,7 +38,7 @@ struct Acc {
 }
 
 /// Which list the read ranking came from.
-pub fn read_key(w: &Workload) -> Option<&'static str> {
+pub fn read_key(w: &IntervalFacts) -> Option<&'static str> {
     READ_KEYS.iter().copied().find(|k| {
         w.report
             .segments
@@ -50,7 +50,7 @@ pub fn read_key(w: &Workload) -> Option<&'static str> {
 /// Ranks the report's segments. `coverage_pct`: stop once the ranked
 /// segments cover this share of the database's reads (or writes).
 pub fn rank(
-    w: &Workload,
+    w: &IntervalFacts,
     sizes: Option<&SegmentSizes>,
     budget_gb: Option<f64>,
     coverage_pct: f64,
@@ -155,6 +155,10 @@ pub fn rank(
     }
     // Indexes first: random single-block access gains most (000 section 8).
     kept.sort_by_key(|s| !is_index(&s.0.object_type));
+    // The one cumulative column: the running share of the database's read
+    // requests (a segment that is only in the writes list adds none). The
+    // renderers only format it.
+    let any_share = kept.iter().any(|s| s.0.pct_of_reads.is_some());
     let mut cum = 0.0;
     let mut used_gb = 0.0;
     let mut write_cov = 0.0;
@@ -163,7 +167,7 @@ pub fn rank(
         s.rank = u32::try_from(i + 1).unwrap_or(u32::MAX);
         cum += s.pct_of_reads.unwrap_or(0.0);
         write_cov += wpct;
-        s.cumulative_pct = s.pct_of_reads.map(|_| crate::workload::round(cum));
+        s.cumulative_pct = any_share.then(|| awrflash_facts::round(cum));
         if let (Some(b), Some(g)) = (budget_gb, s.size_gb) {
             let fits = used_gb + g <= b;
             if fits {
@@ -171,8 +175,8 @@ pub fn rank(
             }
             s.fits_budget = Some(fits);
         }
-        s.io_density = s.io_density.map(crate::workload::round);
-        s.size_gb = s.size_gb.map(crate::workload::round);
+        s.io_density = s.io_density.map(awrflash_facts::round);
+        s.size_gb = s.size_gb.map(awrflash_facts::round);
         out.push(s);
     }
     Ranked {
@@ -255,7 +259,7 @@ fn size_of(sizes: &SegmentSizes, a: &Acc) -> Option<f64> {
 }
 
 /// Release at least 12.2 (online table move)?
-fn online_move(w: &Workload) -> bool {
+fn online_move(w: &IntervalFacts) -> bool {
     let rel = w.report.header.release.as_deref().unwrap_or("");
     let mut parts = rel.split('.').filter_map(|p| p.trim().parse::<u32>().ok());
     match (parts.next(), parts.next()) {
@@ -265,7 +269,7 @@ fn online_move(w: &Workload) -> bool {
     }
 }
 
-fn move_sql(a: &Acc, w: &Workload) -> String {
+fn move_sql(a: &Acc, w: &IntervalFacts) -> String {
     let sql = move_sql_for(a, w);
     // The AWR text report and Statspack cut Owner to 10 characters, Object
     // Name to 20, Subobject Name to 10-12 (AWR text keeps its tail) and
@@ -285,7 +289,7 @@ fn move_sql(a: &Acc, w: &Workload) -> String {
 
 /// Partition moves follow the move_table_partition grammar: the update
 /// index clause, then ONLINE (12.2+) last.
-fn move_sql_for(a: &Acc, w: &Workload) -> String {
+fn move_sql_for(a: &Acc, w: &IntervalFacts) -> String {
     let obj = format!("{}.{}", ident(&a.owner), ident(&a.object));
     let t = a.object_type.to_ascii_uppercase();
     let ts = FLASH_TS;

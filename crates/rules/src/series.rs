@@ -1,18 +1,19 @@
-//! One point per report interval when several reports are analysed.
+//! One point per report interval when several reports are analysed, in
+//! the order of the interval facts (time order).
 
 use awrflash_model::SnapshotPoint;
 
-use crate::workload::{Workload, round};
+use awrflash_facts::{IntervalFacts, round};
 
-pub fn points(all: &[Workload]) -> Vec<SnapshotPoint> {
+pub fn points(all: &[IntervalFacts]) -> Vec<SnapshotPoint> {
     if all.len() < 2 {
         return Vec::new();
     }
-    let mut v: Vec<SnapshotPoint> = all
+    let v: Vec<SnapshotPoint> = all
         .iter()
         .map(|w| {
             let h = &w.report.header;
-            let val = |n: &Option<crate::workload::Num>| n.as_ref().map_or(0.0, |x| round(x.value));
+            let val = |n: &Option<awrflash_facts::Num>| n.as_ref().map_or(0.0, |x| round(x.value));
             SnapshotPoint {
                 begin_time: h.begin_time.clone(),
                 end_time: h.end_time.clone(),
@@ -25,19 +26,10 @@ pub fn points(all: &[Workload]) -> Vec<SnapshotPoint> {
                 write_iops: val(&w.write_iops),
                 read_mb_s: val(&w.read_mb_s),
                 write_mb_s: val(&w.write_mb_s),
-                redo_mb_s: w
-                    .redo_bytes_s
-                    .as_ref()
-                    .map_or(0.0, |b| round(b.value / 1_048_576.0)),
+                redo_mb_s: w.redo_mb_s().map_or(0.0, |n| round(n.value)),
                 path: w.path.clone(),
             }
         })
         .collect();
-    v.sort_by(|a, b| {
-        a.begin_time
-            .cmp(&b.begin_time)
-            .then(a.begin_snap.cmp(&b.begin_snap))
-            .then(a.path.cmp(&b.path))
-    });
     v
 }

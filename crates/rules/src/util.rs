@@ -1,21 +1,6 @@
 //! Small helpers: sizes, SQL identifiers, number formatting.
 
-/// Parses an init.ora size (`26843545600`, `25G`, `512M`, `100K`).
-pub fn parse_size(s: &str) -> Option<f64> {
-    let t = s.trim();
-    let (num, mult) = match t.chars().last()? {
-        'k' | 'K' => (t.get(..t.len() - 1)?, 1024.0),
-        'm' | 'M' => (t.get(..t.len() - 1)?, 1_048_576.0),
-        'g' | 'G' => (t.get(..t.len() - 1)?, 1_073_741_824.0),
-        't' | 'T' => (t.get(..t.len() - 1)?, 1_099_511_627_776.0),
-        _ => (t, 1.0),
-    };
-    num.trim()
-        .replace(',', "")
-        .parse::<f64>()
-        .ok()
-        .map(|v| v * mult)
-}
+pub use awrflash_facts::parse_size;
 
 /// A quoted SQL identifier (`"SCOTT"."EMP"`); embedded quotes doubled.
 pub fn ident(name: &str) -> String {
@@ -29,15 +14,15 @@ pub fn lit(s: &str) -> String {
 
 /// Fixed, locale-free formatting with one decimal.
 pub fn f1(v: f64) -> String {
-    format!("{:.1}", crate::workload::round(v))
+    format!("{:.1}", awrflash_facts::round(v))
 }
 
 pub fn f2(v: f64) -> String {
-    format!("{:.2}", crate::workload::round(v))
+    format!("{:.2}", awrflash_facts::round(v))
 }
 
 pub fn f0(v: f64) -> String {
-    format!("{:.0}", crate::workload::round(v))
+    format!("{:.0}", awrflash_facts::round(v))
 }
 
 #[cfg(test)]
@@ -45,10 +30,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizes_parse_with_suffixes() {
-        assert_eq!(parse_size("25G"), Some(25.0 * 1_073_741_824.0));
-        assert_eq!(parse_size("4096"), Some(4096.0));
-        assert_eq!(parse_size("x"), None);
+    fn identifiers_double_embedded_quotes() {
         assert_eq!(ident("a\"b"), "\"a\"\"b\"");
     }
 }

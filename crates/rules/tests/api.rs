@@ -91,3 +91,68 @@ fn several_reports_give_one_series_point_each_sorted_by_time() {
     // Findings are about the peak interval.
     assert_eq!(a.database.db_time_s, Some(14400.0));
 }
+
+/// Every term a projection applies is a listed step (DB time after =
+/// before - the steps' savings, at both ends), and on the flash cache curve
+/// a bigger cache saves at least as many read seconds: where its DB time is
+/// higher, a listed CPU queueing step says why.
+#[test]
+fn projections_list_every_term_and_the_flash_cache_curve_bends_only_for_a_listed_step() {
+    let path = common::workspace_root().join("fixtures/sample/awr_19c_sample.html");
+    let bytes = std::fs::read(&path).unwrap();
+    let doc = awrflash_parse::parse_bytes("awr_19c_sample.html", &bytes).unwrap();
+    let a = analyze(&[doc], &Options::default()).unwrap();
+    assert!(!a.options.is_empty());
+    for o in &a.options {
+        let p = &o.projection;
+        let lo: f64 = p.steps.iter().map(|s| s.saved_s_low).sum();
+        let hi: f64 = p.steps.iter().map(|s| s.saved_s_high).sum();
+        let tol = 0.001 * p.db_time_before_s + 1.0;
+        assert!(
+            (p.db_time_before_s - lo - p.db_time_after_high_s).abs() <= tol
+                && (p.db_time_before_s - hi - p.db_time_after_low_s).abs() <= tol,
+            "{}: steps save {lo}..{hi} s, range {}..{} s of {} s",
+            o.key,
+            p.db_time_after_low_s,
+            p.db_time_after_high_s,
+            p.db_time_before_s
+        );
+    }
+    let mut fc: Vec<_> = a
+        .options
+        .iter()
+        .filter(|o| o.key.starts_with("flash-cache-"))
+        .collect();
+    assert!(fc.len() > 2, "the sample projects a flash cache curve");
+    fc.sort_by(|x, y| x.capacity_gb.partial_cmp(&y.capacity_gb).unwrap());
+    let read_saving = |o: &awrflash_model::OptionProjection| {
+        o.projection
+            .steps
+            .iter()
+            .filter(|s| s.saved_s_high >= 0.0 && s.saved_s_low >= 0.0)
+            .map(|s| s.saved_s_low + s.saved_s_high)
+            .sum::<f64>()
+    };
+    for pair in fc.windows(2) {
+        let (small, big) = (pair[0], pair[1]);
+        assert!(
+            read_saving(big) + 1e-6 >= read_saving(small),
+            "{} saves fewer read seconds than {}",
+            big.key,
+            small.key
+        );
+        let mid = |o: &awrflash_model::OptionProjection| {
+            o.projection.db_time_after_low_s + o.projection.db_time_after_high_s
+        };
+        if mid(big) > mid(small) {
+            assert!(
+                big.projection.steps.iter().any(|s| s
+                    .component
+                    .starts_with(awrflash_rules::projection::CPU_QUEUEING)),
+                "{} keeps more DB time than {} without a step saying why",
+                big.key,
+                small.key
+            );
+        }
+    }
+}

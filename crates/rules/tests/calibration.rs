@@ -15,8 +15,9 @@
 
 mod common;
 
+use awrflash_facts::IntervalFacts;
 use awrflash_model::Document;
-use awrflash_rules::{analyze, checks::redo_advice, workload::Workload};
+use awrflash_rules::{analyze, checks::redo_advice};
 use serde::Deserialize;
 
 #[derive(Debug, Deserialize)]
@@ -69,7 +70,7 @@ fn evaluate(path: &std::path::Path) -> Row {
             let Document::Report(r) = &fx.docs[0] else {
                 panic!("report expected")
             };
-            let w = Workload::new(r);
+            let w = IntervalFacts::new(r);
             let got = redo_advice(&w).map_or("none", |a| a.as_str()).to_string();
             let want = c.published_text.clone().unwrap_or_default();
             let ok = got == want;

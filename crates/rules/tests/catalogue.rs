@@ -30,7 +30,7 @@ fn rule_ids_are_unique_and_match_their_files() {
     let slugs: BTreeSet<_> = rules.iter().map(|r| r.slug.clone()).collect();
     assert_eq!(slugs.len(), rules.len(), "duplicate slugs");
     // Every rules/AF*.toml on disk is compiled in, and the other way round.
-    let dir = common::workspace_root().join("rules");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogue");
     let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| e.ok())

@@ -39,6 +39,8 @@ pub fn header_table(v: &View<'_>, ctx: &mut Ctx, r: &mut DbReport) -> bool {
     if v.has_col("instance") && v.has_col("inst num") {
         h.instance = string(row, v.col(&["instance"]));
         h.instance_number = text(row, v.col(&["inst num"])).and_then(|s| s.trim().parse().ok());
+        h.system_data_hidden = string(row, v.col(&["system data visible"]))
+            .is_some_and(|s| s.eq_ignore_ascii_case("no"));
         return true;
     }
     if v.has_col("container db id") && v.has_col("container name") {
@@ -153,18 +155,7 @@ pub fn iso_time(s: &str) -> Option<String> {
 
 /// Seconds since 1970 of an ISO time written by [`iso_time`].
 fn epoch(iso: &str) -> Option<i64> {
-    let n = |a: usize, b: usize| iso.get(a..b).and_then(|x| x.parse::<i64>().ok());
-    let (y, m, d) = (n(0, 4)?, n(5, 7)?, n(8, 10)?);
-    let (hh, mm, ss) = (n(11, 13)?, n(14, 16)?, n(17, 19)?);
-    // Days from civil (Howard Hinnant's algorithm).
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some(days * 86_400 + hh * 3600 + mm * 60 + ss)
+    awrflash_model::time::iso_seconds(iso)
 }
 
 /// Single-instance "Cache Sizes": label/begin/end pairs in two column groups.

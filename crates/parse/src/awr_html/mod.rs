@@ -14,12 +14,20 @@ pub mod view;
 use awrflash_model::{DbReport, Format, ReportKind, Source};
 
 use crate::ParseError;
+use crate::registry::{self, Slot};
 use scan::Table;
 use sections::IoStatKind;
 use view::{Ctx, View, key};
 
 /// Parses one AWR HTML report.
 pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
+    let undoubled;
+    let text = if quotes_doubled(text) {
+        undoubled = text.replace("\"\"", "\"");
+        undoubled.as_str()
+    } else {
+        text
+    };
     let mut report = DbReport::default();
     let mut ctx = Ctx::default();
     let mut kind: Option<ReportKind> = None;
@@ -59,26 +67,34 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
         });
     }
     if !ends_with_end_of_report(text) {
-        ctx.warn(
-            "",
-            summary.lines,
-            "no \"End of Report\" line: the report is cut short; later sections are missing",
-        );
+        ctx.warnings
+            .push(crate::normalize::cut_short_warning(summary.lines));
     }
     if kind == ReportKind::RacGlobal {
         rac::finish(&mut report, &mut ctx, global);
     }
+    // The summary table (all sessions) only when there is no other.
     if report.wait_classes.is_empty() {
         report.wait_classes = summary_wait_classes;
     }
-    finish(&mut report);
     report.source = Source {
         path: path.to_string(),
         format: Format::AwrHtml,
         kind: Some(kind),
     };
     report.warnings = ctx.warnings;
+    crate::normalize::report(&mut report);
     Ok(report)
+}
+
+/// A report saved through a spreadsheet or CSV export has every double
+/// quote doubled (`class=""awrbg""`, `colspan="" 2""`): halving them all is
+/// the exact inverse. Oracle itself never writes `=""awr`.
+fn quotes_doubled(text: &str) -> bool {
+    const HEAD: usize = 65536;
+    let bytes = text.as_bytes();
+    let head = bytes.get(..HEAD.min(bytes.len())).unwrap_or(bytes);
+    head.windows(6).any(|w| w == b"=\"\"awr")
 }
 
 /// Oracle closes every AWR HTML report with an `End of Report` line; only
@@ -164,52 +180,6 @@ fn kind_of(first: &Table) -> ReportKind {
     }
 }
 
-fn finish(r: &mut DbReport) {
-    // 10g prints no host table: the CPU count is only in the OS statistics.
-    if r.header.cpus.is_none() {
-        r.header.cpus = view::count(r.os_stat("NUM_CPUS").and_then(|s| s.value));
-    }
-    if r.header.cores.is_none() {
-        r.header.cores = view::count(r.os_stat("NUM_CPU_CORES").and_then(|s| s.value));
-    }
-    if let Some(bs) = r.cache_sizes.std_block_size {
-        for row in &mut r.buffer_pool_advisory {
-            if row.block_size.is_none() && matches!(row.pool.as_str(), "D" | "K" | "R") {
-                row.block_size = Some(bs);
-            }
-        }
-    }
-    // Foreground/background event tables print no wait class before 12c:
-    // take it from the top events where the event is listed there.
-    let classes: Vec<(String, String)> = r
-        .top_events
-        .iter()
-        .filter_map(|e| e.wait_class.clone().map(|c| (e.name.clone(), c)))
-        .collect();
-    for e in r
-        .wait_events
-        .foreground
-        .iter_mut()
-        .chain(r.wait_events.background.iter_mut())
-    {
-        if e.wait_class.is_none()
-            && let Some((_, c)) = classes.iter().find(|(n, _)| *n == e.name)
-        {
-            e.wait_class = Some(c.clone());
-        }
-    }
-}
-
-/// True for the title of a top-events table of any release: `Top 5 Timed
-/// Events` (10g/11.1), `Top 5 Timed Foreground Events` (11.2.0.1-3), `Top 10
-/// Foreground Events by Total Wait Time` (11.2.0.4+).
-fn is_top_events(title: &str) -> bool {
-    title.starts_with("top ")
-        && title.contains("event")
-        && (title.contains("timed") || title.contains("foreground events by"))
-        && !title.contains("background")
-}
-
 fn instance_table(
     t: &Table,
     ctx: &mut Ctx,
@@ -221,68 +191,63 @@ fn instance_table(
     let before = ctx.warnings.len();
     let rows_before = mapped_rows(r) + summary_wait_classes.len();
     let mut mapped = true;
-    match title.as_str() {
-        "load profile" => sections::load_profile(&v, ctx, &mut r.load_profile),
-        _ if is_top_events(&title) => {
+    match registry::slot_of(&title) {
+        Some(Slot::LoadProfile) => sections::load_profile(&v, ctx, &mut r.load_profile),
+        Some(Slot::TopEvents) => {
             if v.has_col("event") {
                 sections::top_events(&v, ctx, &mut r.top_events);
             } else {
                 unknown_columns(t, &v, ctx, "Event");
             }
         }
-        "foreground wait events" | "wait events" => {
+        Some(Slot::ForegroundWaits) => {
             sections::wait_events(&v, ctx, &mut r.wait_events.foreground);
         }
-        "background wait events" => sections::wait_events(&v, ctx, &mut r.wait_events.background),
-        "foreground wait class" | "wait class" => {
-            sections::wait_classes(&v, ctx, &mut r.wait_classes);
+        Some(Slot::BackgroundWaits) => {
+            sections::wait_events(&v, ctx, &mut r.wait_events.background);
         }
-        "wait classes by total wait time" => {
+        Some(Slot::AllWaits) => sections::wait_events(&v, ctx, &mut r.wait_events.all),
+        Some(Slot::WaitClasses) => sections::wait_classes(&v, ctx, &mut r.wait_classes),
+        Some(Slot::SummaryWaitClasses) => {
             sections::wait_classes(&v, ctx, summary_wait_classes);
         }
-        _ if title.starts_with("wait event histogram") => {
-            sections::histogram(&v, ctx, &mut r.wait_histogram);
-        }
-        "time model statistics" => sections::time_model(&v, ctx, &mut r.time_model),
-        "operating system statistics" => sections::os_stats(&v, ctx, &mut r.os_stats),
-        _ if title.starts_with("host cpu") => r.host_cpu = sections::host_cpu(&v, ctx),
-        "instance cpu" => r.instance_cpu = sections::instance_cpu(&v, ctx),
-        "io profile" => sections::io_profile(&v, ctx, &mut r.io_profile),
-        _ if title.contains("instance activity stats") => {
-            sections::activity_stats(&v, ctx, &mut r.activity_stats);
-        }
-        "iostat by function summary" => {
+        Some(Slot::Histogram) => sections::histogram(&v, ctx, &mut r.wait_histogram),
+        Some(Slot::TimeModel) => sections::time_model(&v, ctx, &mut r.time_model),
+        Some(Slot::OsStats) => sections::os_stats(&v, ctx, &mut r.os_stats),
+        Some(Slot::HostCpu) => r.host_cpu = sections::host_cpu(&v, ctx),
+        Some(Slot::InstanceCpu) => r.instance_cpu = sections::instance_cpu(&v, ctx),
+        Some(Slot::IoProfile) => sections::io_profile(&v, ctx, &mut r.io_profile),
+        Some(Slot::ActivityStats) => sections::activity_stats(&v, ctx, &mut r.activity_stats),
+        Some(Slot::IostatFunction) => {
             sections::iostat(&v, ctx, IoStatKind::Function, &mut r.iostat_function);
         }
-        "iostat by filetype summary" => {
+        Some(Slot::IostatFiletype) => {
             sections::iostat(&v, ctx, IoStatKind::Filetype, &mut r.iostat_filetype);
         }
-        "iostat by function/filetype summary" => sections::iostat(
+        Some(Slot::IostatFunctionFiletype) => sections::iostat(
             &v,
             ctx,
             IoStatKind::FunctionFiletype,
             &mut r.iostat_function_filetype,
         ),
-        "tablespace io stats" => sections::file_io(&v, ctx, false, &mut r.tablespace_io),
-        "file io stats" => sections::file_io(&v, ctx, true, &mut r.file_io),
-        "buffer pool advisory" => {
+        Some(Slot::TablespaceIo) => sections::file_io(&v, ctx, false, &mut r.tablespace_io),
+        Some(Slot::FileIo) => sections::file_io(&v, ctx, true, &mut r.file_io),
+        Some(Slot::BufferPoolAdvisory) => {
             sections::buffer_pool_advisory(&v, ctx, &mut r.buffer_pool_advisory);
         }
-        "sql ordered by reads" => {
+        Some(Slot::SqlReads) => {
             sections::sql(&v, ctx, r.sql.entry("physical_reads".into()).or_default());
         }
-        "sql ordered by physical reads (unoptimized)" => {
+        Some(Slot::SqlUnoptimizedReads) => {
             sections::sql(
                 &v,
                 ctx,
                 r.sql.entry("unoptimized_reads".into()).or_default(),
             );
         }
-        "init.ora parameters" | "modified parameters" | "parameters modified by this container" => {
-            sections::parameters(&v, &mut r.parameters);
-        }
-        "cache sizes" => header::cache_sizes(&v, ctx, r),
-        _ => match sections::segment_key(&title) {
+        Some(Slot::Parameters) => sections::parameters(&v, &mut r.parameters),
+        Some(Slot::CacheSizes) => header::cache_sizes(&v, ctx, r),
+        Some(Slot::Segments) | None => match sections::segment_key(&title) {
             Some(k) if v.has_col("owner") => {
                 sections::segments(&v, ctx, r.segments.entry(k).or_default());
             }

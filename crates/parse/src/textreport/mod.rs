@@ -26,6 +26,7 @@ use std::cell::OnceCell;
 use awrflash_model::Warning;
 
 use crate::num::{Num, Suffix, parse_num};
+use crate::registry::{self, Slot};
 
 /// One input line: 1-based number, text without the line end, form feeds
 /// and trailing blanks.
@@ -490,6 +491,24 @@ impl<'a> Doc<'a> {
             }),
             _ => &[],
         }
+    }
+
+    /// The title under which the report prints the section of `slot`
+    /// (see [`crate::registry`]).
+    pub fn title(&self, slot: Slot) -> Option<&'a str> {
+        registry::pick(slot, self.sections.iter().map(|s| s.title))
+    }
+
+    /// [`Doc::rows`] of the section of `slot`; none when it is not printed.
+    pub fn slot_rows<'s>(&'s self, slot: Slot) -> Vec<Row<'s, 'a>> {
+        self.title(slot).map(|t| self.rows(t)).unwrap_or_default()
+    }
+
+    /// [`Doc::labelled_rows`] of the section of `slot`.
+    pub fn slot_labelled_rows<'s>(&'s self, slot: Slot) -> Vec<(Row<'s, 'a>, &'a str, usize)> {
+        self.title(slot)
+            .map(|t| self.labelled_rows(t))
+            .unwrap_or_default()
     }
 
     /// First section titled exactly `title` (see [`same_title`]).

@@ -35,6 +35,7 @@ use awrflash_model::{
 
 use super::{Ctx, Doc, Line, Row, Rule, cells, cells_from, iso_time, label, label_values, tokens};
 use crate::num::{Num, Suffix, parse_num};
+use crate::registry::{self, Slot};
 
 fn cell<'a>(c: &[&'a str], i: Option<usize>) -> &'a str {
     i.and_then(|i| c.get(i).copied()).unwrap_or("")
@@ -74,10 +75,10 @@ impl Named<'_, '_> {
     }
 }
 
-/// Rows of the first of `titles` the report prints, skipping blank lines,
-/// notes and lines without a name.
-fn named_rows<'s, 'a>(doc: &'s Doc<'a>, titles: &[&str]) -> Vec<Named<'s, 'a>> {
-    let Some(title) = titles.iter().find(|t| doc.first(t).is_some()) else {
+/// Rows of the section the report prints for `slot`, skipping blank
+/// lines, notes and lines without a name.
+fn named_rows<'s, 'a>(doc: &'s Doc<'a>, slot: Slot) -> Vec<Named<'s, 'a>> {
+    let Some(title) = doc.title(slot) else {
         return Vec::new();
     };
     doc.rows(title)
@@ -96,14 +97,9 @@ pub fn fill(doc: &Doc<'_>, ctx: &mut Ctx, r: &mut DbReport) {
     r.cache_sizes = cache_sizes(doc, ctx);
     r.load_profile = load_profile(doc, ctx);
     r.top_events = top_events(doc, ctx);
-    // Before the foreground split (AWR 10g/11.1, Statspack 8i-10g) "Wait
-    // Events" is the main list: it goes where the HTML parser puts it.
-    r.wait_events.foreground = wait_events(doc, ctx, "Foreground Wait Events");
-    if r.wait_events.foreground.is_empty() {
-        r.wait_events.foreground = wait_events(doc, ctx, "Wait Events");
-    }
-    r.wait_events.background = wait_events(doc, ctx, "Background Wait Events");
-    r.wait_events.all = wait_events(doc, ctx, "Wait Events (fg and bg)");
+    r.wait_events.foreground = wait_events(doc, ctx, Slot::ForegroundWaits);
+    r.wait_events.background = wait_events(doc, ctx, Slot::BackgroundWaits);
+    r.wait_events.all = wait_events(doc, ctx, Slot::AllWaits);
     r.wait_classes = wait_classes(doc, ctx);
     r.wait_histogram = histograms(doc, ctx);
     r.time_model = time_model(doc, ctx);
@@ -112,83 +108,23 @@ pub fn fill(doc: &Doc<'_>, ctx: &mut Ctx, r: &mut DbReport) {
     r.instance_cpu = instance_cpu(doc, ctx);
     r.io_profile = io_profile(doc, ctx);
     r.activity_stats = activity_stats(doc, ctx);
-    r.iostat_function = iostat(
-        doc,
-        ctx,
-        &[
-            "IOStat by Function summary",
-            "IO Stat by Function - summary",
-        ],
-        Kind::Function,
-    );
-    r.iostat_filetype = iostat(doc, ctx, &["IOStat by Filetype summary"], Kind::Filetype);
+    r.iostat_function = iostat(doc, ctx, Slot::IostatFunction, Kind::Function);
+    r.iostat_filetype = iostat(doc, ctx, Slot::IostatFiletype, Kind::Filetype);
     r.iostat_function_filetype = iostat(
         doc,
         ctx,
-        &["IOStat by Function/Filetype summary"],
+        Slot::IostatFunctionFiletype,
         Kind::FunctionFiletype,
     );
-    r.tablespace_io = file_io(doc, ctx, "Tablespace IO Stats");
-    r.file_io = file_io(doc, ctx, "File IO Stats");
+    r.tablespace_io = file_io(doc, ctx, Slot::TablespaceIo);
+    r.file_io = file_io(doc, ctx, Slot::FileIo);
     r.buffer_pool_advisory = buffer_pool_advisory(doc, ctx);
     r.segments = segments(doc, ctx);
     r.sql = sql(doc, ctx);
     r.parameters = parameters(doc);
-    fill_gaps(r);
 }
 
-/// Figures one section lacks that another prints, filled the same way as
-/// the HTML parser does so both formats give the same model.
-fn fill_gaps(r: &mut DbReport) {
-    let os = |r: &DbReport, n: &str| r.os_stat(n).and_then(|s| s.value).and_then(to_u32);
-    if r.header.cpus.is_none() {
-        r.header.cpus = os(r, "NUM_CPUS");
-    }
-    if r.header.cores.is_none() {
-        r.header.cores = os(r, "NUM_CPU_CORES");
-    }
-    // The advisory prints the pool letter; the standard block size applies
-    // to D/K/R, and other pools are named by their size (`16k`).
-    let std = r.cache_sizes.std_block_size;
-    for row in &mut r.buffer_pool_advisory {
-        if row.block_size.is_none() {
-            row.block_size = match row.pool.as_str() {
-                "D" | "K" | "R" => std,
-                p => p
-                    .strip_suffix(['k', 'K'])
-                    .and_then(|n| n.parse::<u64>().ok())
-                    .map(|n| n * 1024),
-            };
-        }
-    }
-    // Event tables print no wait class before 12c: take it from the top
-    // events where the event is listed there.
-    let classes: Vec<(String, String)> = r
-        .top_events
-        .iter()
-        .filter_map(|e| e.wait_class.clone().map(|c| (e.name.clone(), c)))
-        .collect();
-    for e in r
-        .wait_events
-        .foreground
-        .iter_mut()
-        .chain(r.wait_events.background.iter_mut())
-        .chain(r.wait_events.all.iter_mut())
-    {
-        if e.wait_class.is_none()
-            && let Some((_, c)) = classes.iter().find(|(n, _)| {
-                // Text reports cut event names to the column width.
-                *n == e.name || (e.name.len() >= 20 && n.starts_with(e.name.as_str()))
-            })
-        {
-            e.wait_class = Some(c.clone());
-        }
-    }
-}
-
-pub fn to_u32(v: f64) -> Option<u32> {
-    (v >= 0.0 && v <= f64::from(u32::MAX) && v.fract() == 0.0).then_some(v as u32)
-}
+pub use crate::normalize::to_u32;
 
 fn bytes(v: Option<f64>) -> Option<u64> {
     v.filter(|v| *v >= 0.0 && v.is_finite())
@@ -197,11 +133,7 @@ fn bytes(v: Option<f64>) -> Option<u64> {
 
 fn cache_sizes(doc: &Doc<'_>, ctx: &mut Ctx) -> CacheSizes {
     let mut c = CacheSizes::default();
-    let Some(s) = doc
-        .sections
-        .iter()
-        .find(|s| s.title.to_ascii_lowercase().starts_with("cache sizes"))
-    else {
+    let Some(s) = doc.title(Slot::CacheSizes).and_then(|t| doc.first(t)) else {
         return c;
     };
     c.src = Some(src(s.title, s.line));
@@ -235,7 +167,7 @@ fn cache_sizes(doc: &Doc<'_>, ctx: &mut Ctx) -> CacheSizes {
 
 fn load_profile(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<LoadProfileRow> {
     let mut out = Vec::new();
-    for (row, name, off) in doc.labelled_rows("Load Profile") {
+    for (row, name, off) in doc.slot_labelled_rows(Slot::LoadProfile) {
         let l = row.line;
         let c = cells_from(l.text, &row.rule.spans, off);
         let col = |p: &str| row.rule.col(|n| n.contains(p));
@@ -336,14 +268,8 @@ fn figures(n: &Named<'_, '_>, ctx: &mut Ctx) -> Figures {
 }
 
 fn top_events(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<TopEvent> {
-    let Some(first) = doc.sections.iter().find(|s| {
-        let t = s.title.to_ascii_lowercase();
-        t.starts_with("top ") && t.contains("event") && !t.contains("addm")
-    }) else {
-        return Vec::new();
-    };
     let mut out = Vec::new();
-    for n in named_rows(doc, &[first.title]) {
+    for n in named_rows(doc, Slot::TopEvents) {
         let f = figures(&n, ctx);
         let cpu =
             n.name().eq_ignore_ascii_case("DB CPU") || n.name().eq_ignore_ascii_case("CPU time");
@@ -360,9 +286,9 @@ fn top_events(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<TopEvent> {
     out
 }
 
-fn wait_events(doc: &Doc<'_>, ctx: &mut Ctx, title: &str) -> Vec<WaitEvent> {
+fn wait_events(doc: &Doc<'_>, ctx: &mut Ctx, slot: Slot) -> Vec<WaitEvent> {
     let mut out = Vec::new();
-    for n in named_rows(doc, &[title]) {
+    for n in named_rows(doc, slot) {
         if wait_cols(n.row.rule).waits.is_none() {
             continue;
         }
@@ -385,13 +311,12 @@ fn wait_events(doc: &Doc<'_>, ctx: &mut Ctx, title: &str) -> Vec<WaitEvent> {
 fn wait_classes(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<WaitClassRow> {
     // The foreground table first, as the HTML parser does; the 11.2.0.4+
     // summary table (all sessions) only when there is no other.
-    let titles = [
-        "Foreground Wait Class",
-        "Wait Class",
-        "Wait Classes by Total Wait Time",
-    ];
+    let mut rows = named_rows(doc, Slot::WaitClasses);
+    if rows.is_empty() {
+        rows = named_rows(doc, Slot::SummaryWaitClasses);
+    }
     let mut out = Vec::new();
-    for n in named_rows(doc, &titles) {
+    for n in rows {
         let f = figures(&n, ctx);
         out.push(WaitClassRow {
             wait_class: n.name().to_string(),
@@ -494,7 +419,7 @@ fn histograms(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<HistogramRow> {
 }
 
 fn time_model(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<TimeModelRow> {
-    named_rows(doc, &["Time Model Statistics", "Time Model System Stats"])
+    named_rows(doc, Slot::TimeModel)
         .iter()
         .map(|n| TimeModelRow {
             name: n.name().to_string(),
@@ -510,7 +435,7 @@ fn time_model(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<TimeModelRow> {
 }
 
 fn os_stats(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<OsStat> {
-    named_rows(doc, &["Operating System Statistics", "OS Statistics"])
+    named_rows(doc, Slot::OsStats)
         .iter()
         .map(|n| OsStat {
             name: n.name().to_string(),
@@ -522,7 +447,7 @@ fn os_stats(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<OsStat> {
 }
 
 fn host_cpu(doc: &Doc<'_>, ctx: &mut Ctx) -> Option<HostCpu> {
-    let s = doc.first("Host CPU")?;
+    let s = doc.first(doc.title(Slot::HostCpu)?)?;
     let row = doc
         .rows(s.title)
         .into_iter()
@@ -565,7 +490,7 @@ fn host_cpu(doc: &Doc<'_>, ctx: &mut Ctx) -> Option<HostCpu> {
 }
 
 fn instance_cpu(doc: &Doc<'_>, ctx: &mut Ctx) -> Option<InstanceCpu> {
-    let s = doc.first("Instance CPU")?;
+    let s = doc.first(doc.title(Slot::InstanceCpu)?)?;
     let mut ic = InstanceCpu {
         src: src(s.title, s.line),
         ..InstanceCpu::default()
@@ -589,7 +514,7 @@ fn instance_cpu(doc: &Doc<'_>, ctx: &mut Ctx) -> Option<InstanceCpu> {
 
 fn io_profile(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<IoProfileRow> {
     let mut out = Vec::new();
-    for (row, name, off) in doc.labelled_rows("IO Profile") {
+    for (row, name, off) in doc.slot_labelled_rows(Slot::IoProfile) {
         let l = row.line;
         let c = cells_from(l.text, &row.rule.spans, off);
         let t = row.section.title;
@@ -660,8 +585,8 @@ enum Kind {
 /// read reqs/s, read data/s, writes data, write reqs/s, write data/s, then
 /// waits count and average time (by function) or small/large read times
 /// (by filetype, not kept).
-fn iostat(doc: &Doc<'_>, ctx: &mut Ctx, titles: &[&str], kind: Kind) -> Vec<IoStatRow> {
-    let Some(title) = titles.iter().find(|t| doc.first(t).is_some()) else {
+fn iostat(doc: &Doc<'_>, ctx: &mut Ctx, slot: Slot, kind: Kind) -> Vec<IoStatRow> {
+    let Some(title) = doc.title(slot) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -720,7 +645,10 @@ fn iostat(doc: &Doc<'_>, ctx: &mut Ctx, titles: &[&str], kind: Kind) -> Vec<IoSt
     out
 }
 
-fn file_io(doc: &Doc<'_>, ctx: &mut Ctx, title: &str) -> Vec<FileIoRow> {
+fn file_io(doc: &Doc<'_>, ctx: &mut Ctx, slot: Slot) -> Vec<FileIoRow> {
+    let Some(title) = doc.title(slot) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     // Name line: tablespace (and file); numbers on the next line.
     let mut ts = String::new();
@@ -792,7 +720,7 @@ fn file_io(doc: &Doc<'_>, ctx: &mut Ctx, title: &str) -> Vec<FileIoRow> {
 
 fn buffer_pool_advisory(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<BufferPoolAdvisoryRow> {
     let mut out = Vec::new();
-    for row in doc.rows("Buffer Pool Advisory") {
+    for row in doc.slot_rows(Slot::BufferPoolAdvisory) {
         let l = row.line;
         if l.is_blank() || l.is_note() {
             continue;
@@ -852,11 +780,9 @@ fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
     let mut out: BTreeMap<String, Vec<SegmentRow>> = BTreeMap::new();
     let mut seen: Vec<&str> = Vec::new();
     for s in &doc.sections {
-        let Some(what) = s
-            .title
-            .get(..12)
-            .filter(|p| p.eq_ignore_ascii_case("segments by "))
-            .and_then(|_| s.title.get(12..))
+        let Some(what) = (registry::slot_of(s.title) == Some(Slot::Segments))
+            .then(|| s.title.get(12..))
+            .flatten()
         else {
             continue;
         };
@@ -943,16 +869,13 @@ fn looks_like_sql_id(s: &str) -> bool {
 
 fn sql(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SqlRow>> {
     let mut out = BTreeMap::new();
-    for (title, key) in [
-        ("SQL ordered by Reads", "physical_reads"),
-        (
-            "SQL ordered by Physical Reads (UnOptimized)",
-            "unoptimized_reads",
-        ),
+    for (slot, key) in [
+        (Slot::SqlReads, "physical_reads"),
+        (Slot::SqlUnoptimizedReads, "unoptimized_reads"),
     ] {
         let mut rows: Vec<SqlRow> = Vec::new();
         let mut in_record = false;
-        for row in doc.rows(title) {
+        for row in doc.slot_rows(slot) {
             let l = row.line;
             if l.is_note() {
                 continue;
@@ -1011,7 +934,7 @@ fn sql(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SqlRow>> {
 
 fn parameters(doc: &Doc<'_>) -> Vec<Parameter> {
     let mut out: Vec<Parameter> = Vec::new();
-    for row in doc.rows("init.ora Parameters") {
+    for row in doc.slot_rows(Slot::Parameters) {
         let l = row.line;
         if l.is_blank() || l.is_note() {
             continue;
@@ -1200,11 +1123,7 @@ pub fn check_end(lines: &[Line<'_>], ctx: &mut Ctx) {
             .rev()
             .find(|l| !l.is_blank())
             .map_or(1, |l| l.no);
-        ctx.warnings.push(awrflash_model::Warning::new(
-            "",
-            line,
-            "no \"End of Report\" line: the report is cut short; later sections are missing",
-        ));
+        ctx.warnings.push(crate::normalize::cut_short_warning(line));
     }
 }
 

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::{Check, Ctx, Hit, derived};
 use crate::util::{f0, f1};
-use crate::workload::{MULTIBLOCK, ratio};
+use awrflash_facts::MULTIBLOCK;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -159,7 +159,7 @@ pub struct NotEnoughData {
 
 /// Average active sessions (DB time / elapsed) when the interval carries
 /// less than `aas_min` of them: too little load for any advice.
-pub fn low_load(w: &crate::workload::Workload, aas_min: f64) -> Option<f64> {
+pub fn low_load(w: &awrflash_facts::IntervalFacts, aas_min: f64) -> Option<f64> {
     let (db, el) = (w.db_time(), w.elapsed());
     (db > 0.0 && el > 0.0)
         .then(|| db / el)
@@ -178,7 +178,7 @@ impl Check for NotEnoughData {
                     "Not enough load for advice: {} s of DB time over {} s elapsed is {} average active sessions (below {}). Shares and averages from so few seconds of waits say nothing about storage; take a report of a busy interval.",
                     f1(w.db_time()),
                     f0(w.elapsed()),
-                    crate::workload::round(aas),
+                    awrflash_facts::round(aas),
                     self.load_aas_min
                 ))
                 .severity(Severity::Warning)
@@ -267,21 +267,21 @@ impl Check for PeakInterval {
         if ctx.all.len() < 2 {
             return Vec::new();
         }
-        let mut loads: Vec<(f64, usize)> = ctx
+        // The advisor's peak interval and the one p95 (nearest rank) of
+        // the trend, so the finding and the trend table print one figure.
+        let loads: Vec<Option<f64>> = ctx
             .all
             .iter()
-            .enumerate()
-            .map(|(i, w)| (ratio(w.db_time(), w.elapsed()), i))
+            .map(|w| w.per_second(w.db_time_s.as_ref()))
             .collect();
-        loads.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let Some(&(peak, pi)) = loads.last() else {
+        let Some(pi) = awrflash_facts::peak_interval(ctx.all) else {
             return Vec::new();
         };
-        let idx = ((self.percentile / 100.0) * (loads.len() as f64 - 1.0)).round() as usize;
-        let p = loads.get(idx).map_or(peak, |x| x.0);
-        let Some(pw) = ctx.all.get(pi) else {
+        let (Some(pw), Some(peak)) = (ctx.all.get(pi), loads.get(pi).copied().flatten()) else {
             return Vec::new();
         };
+        let p = awrflash_model::stats::percentile(loads.iter().flatten().copied(), self.percentile)
+            .unwrap_or(peak);
         let when = match (&pw.report.header.begin_time, &pw.report.header.end_time) {
             (Some(b), Some(e)) => format!("{b} to {e}"),
             _ => pw.path.clone(),

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::{Check, Ctx, Hit, derived, row_ev};
 use crate::util::{f0, f1, f2};
-use crate::workload::{MULTIBLOCK, Num, SINGLE_BLOCK, Workload, ratio};
+use awrflash_facts::{IntervalFacts, MULTIBLOCK, Num, SINGLE_BLOCK, ratio};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -20,15 +20,11 @@ pub struct FlashCacheCandidate {
     gain_pct_min: f64,
 }
 
-/// A flash cache recommendation or why there is none.
-pub struct FcChoice {
-    pub size_gb: f64,
-    pub sga_cost_mb: f64,
-    pub key: String,
-}
+/// A flash cache recommendation (the plan keeps the one it makes).
+pub use crate::projection::FlashCachePick as FcChoice;
 
 /// Does the database already run a flash cache?
-pub fn existing_flash_cache(w: &Workload) -> bool {
+pub fn existing_flash_cache(w: &IntervalFacts) -> bool {
     let size = w
         .report
         .parameter("db_flash_cache_size")
@@ -134,7 +130,7 @@ impl FlashCacheCandidate {
 
 /// The advisory row with the largest size factor: (size factor, read
 /// factor, src).
-fn advisory_max_factor(w: &Workload) -> Option<(f64, f64, awrflash_model::EvidenceSrc)> {
+fn advisory_max_factor(w: &IntervalFacts) -> Option<(f64, f64, awrflash_model::EvidenceSrc)> {
     w.report
         .buffer_pool_advisory
         .iter()
@@ -144,7 +140,7 @@ fn advisory_max_factor(w: &Workload) -> Option<(f64, f64, awrflash_model::Eviden
 }
 
 /// SQL lines that configure a flash cache of `size_gb`.
-pub fn flash_cache_sql(w: &Workload, size_gb: f64, sga_cost_mb: f64) -> Vec<String> {
+pub fn flash_cache_sql(w: &IntervalFacts, size_gb: f64, sga_cost_mb: f64) -> Vec<String> {
     let mut v = vec![
         "-- Database Smart Flash Cache runs on Oracle Linux and Solaris only".to_string(),
         "ALTER SYSTEM SET db_flash_cache_file = '/dev/flash/flash_cache01' SCOPE = SPFILE;".into(),
@@ -178,7 +174,9 @@ pub fn flash_cache_sql(w: &Workload, size_gb: f64, sga_cost_mb: f64) -> Vec<Stri
 impl Check for FlashCacheCandidate {
     fn check(&self, ctx: &Ctx) -> Vec<Hit> {
         let w = ctx.w;
-        let Ok(choice) = self.assess(ctx) else {
+        // The plan made the decision with these thresholds; the check
+        // reports it.
+        let Some(choice) = &ctx.plan.flash_cache_pick else {
             return Vec::new();
         };
         let opt = ctx.plan.options.iter().find(|o| o.key == choice.key);

@@ -22,15 +22,15 @@ use serde::de::DeserializeOwned;
 use crate::catalogue::RuleFile;
 use crate::devices::DeviceProfile;
 use crate::projection::Plan;
-use crate::workload::Workload;
 use crate::{Options, RulesError};
+use awrflash_facts::IntervalFacts;
 
 /// What a check sees.
 pub struct Ctx<'a> {
     /// The workload the findings are about (the peak interval).
-    pub w: &'a Workload<'a>,
-    /// Every report interval, in input order.
-    pub all: &'a [Workload<'a>],
+    pub w: &'a IntervalFacts<'a>,
+    /// Every report interval, in time order (the order of `Analysis.series`).
+    pub all: &'a [IntervalFacts<'a>],
     pub opts: &'a Options,
     pub flash: &'a DeviceProfile,
     pub plan: &'a Plan,
@@ -180,7 +180,7 @@ pub fn run(rules: &[RuleFile], ctx: &Ctx) -> Result<Vec<Finding>, RulesError> {
 pub fn derived(label: &str, value: f64, unit: &str, how: &str) -> Evidence {
     Evidence {
         label: label.to_string(),
-        value: crate::workload::round(value),
+        value: awrflash_facts::round(value),
         unit: unit.to_string(),
         src: None,
         derived_from: Some(how.to_string()),
@@ -191,7 +191,7 @@ pub fn derived(label: &str, value: f64, unit: &str, how: &str) -> Evidence {
 pub fn row_ev(label: String, value: f64, unit: &str, src: awrflash_model::EvidenceSrc) -> Evidence {
     Evidence {
         label,
-        value: crate::workload::round(value),
+        value: awrflash_facts::round(value),
         unit: unit.to_string(),
         src: Some(src),
         derived_from: None,

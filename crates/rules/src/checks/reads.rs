@@ -7,7 +7,7 @@ use serde::Deserialize;
 use super::{Check, Ctx, Hit, derived};
 use crate::devices::IoKind;
 use crate::util::{f0, f1, f2};
-use crate::workload::{MULTIBLOCK, SINGLE_BLOCK, ratio};
+use awrflash_facts::{MULTIBLOCK, SINGLE_BLOCK, ratio};
 
 fn option<'a>(ctx: &'a Ctx, keys: &[&str]) -> Option<&'a OptionProjection> {
     keys.iter()
@@ -15,7 +15,7 @@ fn option<'a>(ctx: &'a Ctx, keys: &[&str]) -> Option<&'a OptionProjection> {
 }
 
 /// (waits, time s, % of DB time, average ms) of a group of events.
-fn totals(evs: &[&crate::workload::Ev], db_time: f64) -> Option<(f64, f64, f64, f64)> {
+fn totals(evs: &[&awrflash_facts::Ev], db_time: f64) -> Option<(f64, f64, f64, f64)> {
     let waits: f64 = evs.iter().map(|e| e.waits).sum();
     let time: f64 = evs.iter().map(|e| e.time_s).sum();
     (waits > 0.0 && db_time > 0.0)
@@ -154,7 +154,7 @@ impl Check for ReadsPerExecution {
             let src = Some(w.src(&r.src));
             h = h.ev(awrflash_model::Evidence {
                 label: format!("{} physical reads per execution", r.sql_id),
-                value: crate::workload::round(*per),
+                value: awrflash_facts::round(*per),
                 unit: "reads/exec".into(),
                 src: src.clone(),
                 derived_from: None,
@@ -162,7 +162,7 @@ impl Check for ReadsPerExecution {
             if let Some(p) = r.pct_total {
                 h = h.ev(awrflash_model::Evidence {
                     label: format!("{} % of physical reads", r.sql_id),
-                    value: crate::workload::round(p),
+                    value: awrflash_facts::round(p),
                     unit: "%".into(),
                     src,
                     derived_from: None,

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::{Check, Ctx, Hit, derived};
 use crate::util::{f0, f1, f2};
-use crate::workload::{Ev, Workload, ratio};
+use awrflash_facts::{Ev, IntervalFacts, ratio};
 
 /// What to do with the redo logs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,12 +46,9 @@ pub struct RedoStorage {
 
 /// The thresholds AF050/AF051 use, for callers outside the registry
 /// (calibration); read from `rules/AF050.toml`.
-pub fn redo_advice(w: &Workload) -> Option<RedoAdvice> {
-    let rule = crate::catalogue::load()
-        .ok()?
-        .into_iter()
-        .find(|r| r.id == "AF050")?;
-    let t: RedoStorage = super::thresholds(&rule).ok()?;
+pub fn redo_advice(w: &IntervalFacts) -> Option<RedoAdvice> {
+    let rule = crate::catalogue::rule("AF050").ok()?;
+    let t: RedoStorage = super::thresholds(rule).ok()?;
     t.assess(w).map(|a| a.advice)
 }
 
@@ -64,7 +61,7 @@ struct Assessment<'a> {
 }
 
 impl RedoStorage {
-    fn lfs_rank(w: &Workload) -> Option<usize> {
+    fn lfs_rank(w: &IntervalFacts) -> Option<usize> {
         let mut evs: Vec<(&str, f64)> = w
             .events
             .iter()
@@ -83,7 +80,7 @@ impl RedoStorage {
             .map(|i| i + 1)
     }
 
-    fn assess<'a>(&self, w: &'a Workload) -> Option<Assessment<'a>> {
+    fn assess<'a>(&self, w: &'a IntervalFacts) -> Option<Assessment<'a>> {
         let lfs = w.event("log file sync")?;
         let rank = Self::lfs_rank(w);
         let significant = lfs.pct_db_time >= self.lfs_share_pct_min
@@ -110,16 +107,10 @@ impl RedoStorage {
             });
         }
         let mut why = Vec::new();
-        if let Some(b) = &w.redo_bytes_s {
-            let mbs = b.value / 1_048_576.0;
-            if mbs >= self.redo_mb_s_heavy {
-                why.push(format!("{} MB/s of redo", f1(mbs)));
-            }
+        let redo_mb_s = w.redo_mb_s().map_or(0.0, |n| n.value);
+        if w.redo_mb_s().is_some() && redo_mb_s >= self.redo_mb_s_heavy {
+            why.push(format!("{} MB/s of redo", f1(redo_mb_s)));
         }
-        let redo_mb_s = w
-            .redo_bytes_s
-            .as_ref()
-            .map_or(0.0, |b| b.value / 1_048_576.0);
         if let Some(k) = &w.avg_redo_write_kb
             && k.value >= self.avg_write_kb_heavy
             && redo_mb_s >= self.large_write_mb_s_min
@@ -146,7 +137,7 @@ impl RedoStorage {
     }
 }
 
-fn redo_evidence(mut h: Hit, w: &Workload, a: &Assessment) -> Hit {
+fn redo_evidence(mut h: Hit, w: &IntervalFacts, a: &Assessment) -> Hit {
     h = h
         .ev(a.lfs.pct_num().evidence("log file sync % DB time", "%"))
         .ev(a.lfs.avg_num().evidence("log file sync avg wait", "ms"));
@@ -155,14 +146,8 @@ fn redo_evidence(mut h: Hit, w: &Workload, a: &Assessment) -> Hit {
             .avg_num()
             .evidence("log file parallel write avg wait", "ms"));
     }
-    if let Some(b) = &w.redo_bytes_s {
-        h = h.ev(awrflash_model::Evidence {
-            label: "redo MB/s".into(),
-            value: crate::workload::round(b.value / 1_048_576.0),
-            unit: "MB/s".into(),
-            src: b.src.clone(),
-            derived_from: Some("redo size per second / 1048576".into()),
-        });
+    if let Some(n) = w.redo_mb_s() {
+        h = h.ev(n.evidence("redo MB/s", "MB/s"));
     }
     if let Some(k) = &w.avg_redo_write_kb {
         h = h.ev(k.evidence("average redo write", "KB"));
@@ -260,13 +245,12 @@ pub struct CommitNotStorage {}
 impl Check for CommitNotStorage {
     fn check(&self, ctx: &Ctx) -> Vec<Hit> {
         let w = ctx.w;
-        let Some(rule) = crate::catalogue::load()
-            .ok()
-            .and_then(|v| v.into_iter().find(|r| r.id == "AF050"))
-        else {
+        // AF051 is the other answer of AF050's assessment: the same
+        // thresholds, from the catalogue parsed once.
+        let Ok(rule) = crate::catalogue::rule("AF050") else {
             return Vec::new();
         };
-        let Ok(t) = super::thresholds::<RedoStorage>(&rule) else {
+        let Ok(t) = super::thresholds::<RedoStorage>(rule) else {
             return Vec::new();
         };
         let Some(a) = t.assess(w) else {

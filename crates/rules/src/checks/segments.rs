@@ -8,7 +8,7 @@ use serde::Deserialize;
 use super::{Check, Ctx, Hit, derived, row_ev};
 use crate::segments::{FLASH_TS, read_key};
 use crate::util::{f0, f1, ident, lit};
-use crate::workload::{MULTIBLOCK, SINGLE_BLOCK, TEMP, Workload, ratio};
+use awrflash_facts::{IntervalFacts, MULTIBLOCK, SINGLE_BLOCK, TEMP, ratio};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,7 +71,7 @@ impl Check for HotSegments {
             if let Some(v) = s.read_requests {
                 h = h.ev(awrflash_model::Evidence {
                     label: format!("{}.{} read requests", s.owner, s.object),
-                    value: crate::workload::round(v),
+                    value: awrflash_facts::round(v),
                     unit: "requests".into(),
                     src: s.src.clone(),
                     derived_from: None,
@@ -191,7 +191,7 @@ impl Check for HotTablespaces {
     }
 }
 
-fn datafile_moves(w: &Workload, tablespaces: &[String]) -> Vec<String> {
+fn datafile_moves(w: &IntervalFacts, tablespaces: &[String]) -> Vec<String> {
     let files: Vec<&FileIoRow> = w
         .report
         .file_io
@@ -228,7 +228,7 @@ pub struct TempIo {
 }
 
 fn ts_share<'a>(
-    w: &Workload<'a>,
+    w: &IntervalFacts<'a>,
     pred: impl Fn(&str) -> bool,
 ) -> Option<(f64, Vec<&'a FileIoRow>)> {
     let total: f64 = w.report.tablespace_io.iter().map(io_total).sum();

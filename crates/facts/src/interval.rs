@@ -1,48 +1,14 @@
-//! The facts the rules and the projection read from one report, each with
-//! the file, section and line it came from.
+//! The facts of one report interval, each with the file, section and line
+//! it came from or the derivation in words.
 
 use awrflash_model::{
-    DbReport, DbTimeBreakdown, Evidence, EvidenceSrc, FileIoRow, SourceRef, TopEvent, WaitEvent,
+    DbReport, DbTimeBreakdown, EvidenceSrc, FileIoRow, HistogramRow, IostatCapture, SourceRef,
+    TopEvent, WaitEvent,
 };
 
-/// A number with its origin.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Num {
-    pub value: f64,
-    pub src: Option<EvidenceSrc>,
-    /// How a derived number was computed (`None` when read as printed).
-    pub derived: Option<String>,
-}
-
-impl Num {
-    pub fn evidence(&self, label: &str, unit: &str) -> Evidence {
-        Evidence {
-            label: label.to_string(),
-            value: round(self.value),
-            unit: unit.to_string(),
-            src: self.src.clone(),
-            derived_from: self.derived.clone(),
-        }
-    }
-}
-
-/// Rounds for display and stable snapshots (4 significant decimals).
-pub fn round(v: f64) -> f64 {
-    if !v.is_finite() {
-        return 0.0;
-    }
-    let a = v.abs();
-    let scale = if a >= 1000.0 {
-        10.0
-    } else if a >= 1.0 {
-        1000.0
-    } else {
-        100_000.0
-    };
-    let r = (v * scale).round() / scale;
-    // No negative zero in the output.
-    if r == 0.0 { 0.0 } else { r }
-}
+use crate::MB;
+use crate::classes::{FLASH_CACHE_READS, MULTIBLOCK, SINGLE_BLOCK, TEMP, WRITE_WAITS};
+use crate::num::{Num, ratio};
 
 /// A wait event with its numbers filled in where the report left them out.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,37 +43,23 @@ impl Ev {
     }
 }
 
-/// Events whose time is small random (single-block) reads from storage.
-pub const SINGLE_BLOCK: &[&str] = &[
+/// Events whose wait histogram the report shows.
+pub const KEY_HISTOGRAMS: &[&str] = &[
     "db file sequential read",
-    "db file parallel read",
-    "cell single block physical read",
-    "cell list of blocks physical read",
-];
-/// Multiblock and direct-path scans.
-pub const MULTIBLOCK: &[&str] = &[
     "db file scattered read",
+    "db file parallel read",
     "direct path read",
-    "cell multiblock physical read",
-    "cell smart table scan",
-    "cell smart index scan",
-];
-pub const TEMP: &[&str] = &["direct path read temp", "direct path write temp"];
-pub const WRITE_WAITS: &[&str] = &[
+    "cell single block physical read",
+    "log file sync",
+    "log file parallel write",
+    "db file parallel write",
     "free buffer waits",
-    "write complete waits",
-    "write complete waits: flash cache",
-    "direct path write",
-];
-pub const FLASH_CACHE_READS: &[&str] = &[
     "db flash cache single block physical read",
-    "db flash cache multiblock physical read",
-    "cell single block physical read: flash cache",
 ];
 
-/// One report's facts.
+/// One report interval's facts.
 #[derive(Debug, Clone)]
-pub struct Workload<'a> {
+pub struct IntervalFacts<'a> {
     pub report: &'a DbReport,
     pub path: String,
     pub elapsed_s: Option<Num>,
@@ -129,10 +81,10 @@ pub struct Workload<'a> {
     pub rac: bool,
 }
 
-impl<'a> Workload<'a> {
+impl<'a> IntervalFacts<'a> {
     pub fn new(report: &'a DbReport) -> Self {
         let path = report.source.path.clone();
-        let mut w = Workload {
+        let mut w = IntervalFacts {
             report,
             path,
             elapsed_s: None,
@@ -203,6 +155,16 @@ impl<'a> Workload<'a> {
                         .and_then(|e| e.time_s.map(|v| self.num(v, &e.src)))
                 })
             });
+        if self.db_cpu_s.is_none()
+            && let (Some(lp), Some(el)) = (r.load_profile_row("DB CPU"), &self.elapsed_s)
+            && let Some(ps) = lp.per_second
+        {
+            self.db_cpu_s = Some(Num {
+                value: ps * el.value,
+                src: Some(self.src(&lp.src)),
+                derived: Some("Load Profile DB CPU per second x elapsed".into()),
+            });
+        }
         if self.db_time_s.is_none()
             && let (Some(lp), Some(el)) = (r.load_profile_row("DB Time"), &self.elapsed_s)
             && let Some(ps) = lp.per_second
@@ -229,7 +191,7 @@ impl<'a> Workload<'a> {
             })
             .or_else(|| {
                 r.parameter("db_cache_size").and_then(|p| {
-                    crate::util::parse_size(&p.value)
+                    crate::size::parse_size(&p.value)
                         .filter(|b| *b > 0.0)
                         .map(|b| self.num(b, &p.src))
                 })
@@ -389,6 +351,12 @@ impl<'a> Workload<'a> {
                         derived: Some("Load Profile physical write blocks/s x block size".into()),
                     });
         }
+        if self.read_mb_s.is_none() {
+            self.read_mb_s = self.stat_mb_s("physical read total bytes");
+        }
+        if self.write_mb_s.is_none() {
+            self.write_mb_s = self.stat_mb_s("physical write total bytes");
+        }
         if self.io_mb_s.is_none()
             && let (Some(rm), Some(wm)) = (&self.read_mb_s, &self.write_mb_s)
         {
@@ -419,6 +387,15 @@ impl<'a> Workload<'a> {
             value: total / el,
             src: Some(self.src(&s.src)),
             derived: Some(format!("{name} total / elapsed")),
+        })
+    }
+
+    /// MB per second from a byte-count activity statistic.
+    fn stat_mb_s(&self, name: &str) -> Option<Num> {
+        self.stat_rate(name).map(|n| Num {
+            value: n.value / MB,
+            src: n.src,
+            derived: Some(format!("{name} per second / 1048576")),
         })
     }
 
@@ -509,49 +486,53 @@ impl<'a> Workload<'a> {
         ratio(self.sum_time(names) * 100.0, self.db_time())
     }
 
-    /// Share of DB time in the User I/O and System I/O wait classes.
+    /// THE I/O share of DB time: the I/O components of the breakdown
+    /// (single-block, multiblock, temp, write waits and flash cache reads)
+    /// over DB time, so the verdict, the findings and the breakdown chart
+    /// print one figure. `None` without DB time or wait events.
     pub fn io_share_pct(&self) -> Option<Num> {
         let db = self.db_time();
-        if db <= 0.0 {
+        if db <= 0.0 || self.events.is_empty() {
             return None;
         }
-        let classes: Vec<_> = self
-            .report
-            .wait_classes
-            .iter()
-            .filter(|c| {
-                c.wait_class.eq_ignore_ascii_case("User I/O")
-                    || c.wait_class.eq_ignore_ascii_case("System I/O")
-            })
-            .collect();
-        if let Some(first) = classes.first() {
-            let t: f64 = classes.iter().filter_map(|c| c.time_s).sum();
-            return Some(Num {
-                value: t * 100.0 / db,
-                src: Some(self.src(&first.src)),
-                derived: Some("(User I/O + System I/O wait class time) / DB time".into()),
-            });
-        }
-        if self.events.is_empty() {
-            return None;
-        }
-        let all: Vec<&str> = SINGLE_BLOCK
+        let b = self.breakdown();
+        let io = b.single_block_read_s
+            + b.multiblock_read_s
+            + b.temp_io_s
+            + b.write_wait_s
+            + b.flash_cache_read_s;
+        let io_events: Vec<&str> = SINGLE_BLOCK
             .iter()
             .chain(MULTIBLOCK)
             .chain(TEMP)
             .chain(WRITE_WAITS)
             .chain(FLASH_CACHE_READS)
             .copied()
-            .chain(["log file sync"])
             .collect();
+        // The largest I/O event is the row a reader checks first.
+        let src = self.events_in(&io_events).first().map(|e| e.src.clone());
         Some(Num {
-            value: self.share_pct(&all),
-            src: None,
-            derived: Some("sum of I/O wait events / DB time".into()),
+            value: io * 100.0 / db,
+            src,
+            derived: Some(
+                "(single-block + multiblock + temp + write waits + flash cache reads) / DB time"
+                    .into(),
+            ),
         })
     }
 
-    /// DB time split into the projection model's components.
+    /// Share of DB time (percent) in single-block and multiblock reads.
+    pub fn read_share_pct(&self) -> f64 {
+        let b = self.breakdown();
+        ratio(
+            (b.single_block_read_s + b.multiblock_read_s) * 100.0,
+            self.db_time(),
+        )
+    }
+
+    /// DB time split into the projection model's components; they add up
+    /// to DB time (scaled down when the sections they come from add up to
+    /// more).
     pub fn breakdown(&self) -> DbTimeBreakdown {
         let mut b = DbTimeBreakdown {
             cpu_s: self.db_cpu_s.as_ref().map(|n| n.value).unwrap_or(0.0),
@@ -570,8 +551,120 @@ impl<'a> Workload<'a> {
             + b.write_wait_s
             + b.commit_s
             + b.flash_cache_read_s;
-        b.other_s = (self.db_time() - known).max(0.0);
+        let db = self.db_time();
+        if known > db && db > 0.0 {
+            // CPU and waits read from different sections can add up to more
+            // than DB time (a PDB report's wait events are the container's,
+            // rounding in old releases). The breakdown is a split of DB time,
+            // so every component keeps its share and the whole is DB time:
+            // the chart, the options table and the I/O share then agree.
+            let f = db / known;
+            for x in [
+                &mut b.cpu_s,
+                &mut b.single_block_read_s,
+                &mut b.multiblock_read_s,
+                &mut b.temp_io_s,
+                &mut b.write_wait_s,
+                &mut b.commit_s,
+                &mut b.flash_cache_read_s,
+            ] {
+                *x *= f;
+            }
+        }
+        b.other_s = (db - known).max(0.0);
         b
+    }
+
+    /// Average wait (ms) of an event: foreground (or top) events first,
+    /// then background.
+    pub fn event_avg_ms(&self, name: &str) -> Option<Num> {
+        self.event(name)
+            .cloned()
+            .or_else(|| self.background(name))
+            .map(|e| e.avg_num())
+    }
+
+    /// Redo generated per second in MB.
+    pub fn redo_mb_s(&self) -> Option<Num> {
+        self.redo_bytes_s.as_ref().map(|b| Num {
+            value: b.value / MB,
+            src: b.src.clone(),
+            derived: Some("redo size per second / 1048576".into()),
+        })
+    }
+
+    /// A rate per second of elapsed time (DB time per second: average
+    /// active sessions).
+    pub fn per_second(&self, n: Option<&Num>) -> Option<f64> {
+        let el = self.elapsed_s.as_ref()?.value;
+        n.map(|n| n.value / el)
+    }
+
+    /// The wait histograms of the key I/O and redo events, one per event,
+    /// sorted by event name.
+    pub fn key_histograms(&self) -> Vec<HistogramRow> {
+        let mut h: Vec<_> = self
+            .report
+            .wait_histogram
+            .iter()
+            .filter(|h| {
+                KEY_HISTOGRAMS
+                    .iter()
+                    .any(|k| h.event.eq_ignore_ascii_case(k))
+            })
+            .cloned()
+            .collect();
+        h.sort_by(|a, b| a.event.cmp(&b.event).then(a.src.line.cmp(&b.src.line)));
+        h.dedup_by(|a, b| a.event.eq_ignore_ascii_case(&b.event));
+        h
+    }
+
+    /// Host CPU and channel MB/s from iostat captures where the report has
+    /// none (a Statspack report has no IO Profile; some reports lack Host
+    /// CPU).
+    pub fn fill_from_iostat(&mut self, iostat: &[&IostatCapture]) {
+        for c in iostat {
+            let path = c.source.path.clone();
+            let at = |r: &SourceRef| EvidenceSrc {
+                path: path.clone(),
+                section: r.section.clone(),
+                line: r.line,
+            };
+            if self.host_busy_pct.is_none() {
+                let live: Vec<_> = c
+                    .cpu
+                    .iter()
+                    .filter(|s| !s.since_boot)
+                    .filter_map(|s| s.idle_pct.map(|i| (100.0 - i, &s.src)))
+                    .collect();
+                if let (Some((_, src)), Some(mean)) = (
+                    live.first(),
+                    awrflash_model::stats::mean(live.iter().map(|x| x.0)),
+                ) {
+                    self.host_busy_pct = Some(Num {
+                        value: mean.clamp(0.0, 100.0),
+                        src: Some(at(src)),
+                        derived: Some(
+                            "iostat avg-cpu: mean of 100 - %idle over the intervals".into(),
+                        ),
+                    });
+                }
+            }
+            if self.io_mb_s.is_none() && c.channel.mb_s_mean > 0.0 {
+                let first = c
+                    .samples
+                    .iter()
+                    .find(|s| c.channel.devices.contains(&s.device) && !s.since_boot);
+                self.io_mb_s = Some(Num {
+                    value: c.channel.mb_s_mean,
+                    src: first.map(|s| at(&s.src)),
+                    derived: Some(format!(
+                        "iostat: mean MB/s summed over {} devices (volumes and partitions left out)",
+                        c.channel.devices.len()
+                    )),
+                });
+            }
+        }
     }
 
     /// Average size (KB) of a multiblock read: total read bytes less the
@@ -624,13 +717,4 @@ fn weighted_blocks_per_read(rows: &[FileIoRow]) -> Option<(f64, f64)> {
         }
     }
     (n > 0.0).then(|| (s / n, n))
-}
-
-/// `a / b`, 0 when `b` is 0.
-pub fn ratio(a: f64, b: f64) -> f64 {
-    if b == 0.0 || !b.is_finite() {
-        0.0
-    } else {
-        a / b
-    }
 }

@@ -4,9 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use awrflash_model::{DbReport, Document};
-
-use crate::metrics::DbKey;
+use awrflash_model::{DbKey, DbReport, Document};
 
 /// The reports of one database, in snapshot-time order.
 #[derive(Debug, Clone)]
@@ -20,8 +18,8 @@ pub struct DbGroup {
 pub struct Grouped {
     /// Databases, sorted by key.
     pub groups: Vec<DbGroup>,
-    /// iostat, sysstat and segment-size inputs: they carry no DBID; see
-    /// [`Grouped::aux_for`] for which database gets which.
+    /// iostat, sysstat and segment-size inputs, sorted by path: they carry
+    /// no DBID; [`crate::attach`] decides which database gets which.
     pub aux: Vec<Document>,
     /// `(skipped path, kept path)` for intervals given more than once.
     pub duplicates: Vec<(String, String)>,
@@ -34,47 +32,6 @@ impl Grouped {
             .iter()
             .flat_map(|g| g.reports.iter().cloned())
             .chain(self.aux.iter().cloned())
-            .collect()
-    }
-}
-
-/// Short host name, lower case (`db01.example.com` -> `db01`).
-fn short_host(h: &str) -> String {
-    h.trim()
-        .split('.')
-        .next()
-        .unwrap_or_default()
-        .to_ascii_lowercase()
-}
-
-fn group_hosts(g: &DbGroup) -> Vec<String> {
-    g.reports
-        .iter()
-        .filter_map(|d| match d {
-            Document::Report(r) => r.header.host.as_deref().map(short_host),
-            _ => None,
-        })
-        .collect()
-}
-
-impl Grouped {
-    /// The non-report inputs that belong with a database: an iostat capture
-    /// that names its host goes to the databases on that host when any
-    /// database of the run is on it; everything else goes to every database.
-    pub fn aux_for(&self, g: &DbGroup) -> Vec<&Document> {
-        let mine = group_hosts(g);
-        self.aux
-            .iter()
-            .filter(|d| {
-                let Document::Iostat(c) = d else {
-                    return true;
-                };
-                let Some(host) = c.host.as_deref().map(short_host) else {
-                    return true;
-                };
-                let anyone = self.groups.iter().any(|o| group_hosts(o).contains(&host));
-                !anyone || mine.contains(&host)
-            })
             .collect()
     }
 }
@@ -183,45 +140,6 @@ mod tests {
         assert_eq!(g.groups[1].key.file_stem(), "PROD_7_2");
         assert_eq!(g.aux.len(), 1);
         assert_eq!(g.all_documents().len(), 5);
-    }
-
-    #[test]
-    fn an_iostat_capture_goes_to_the_databases_on_its_host() {
-        let on = |host: &str, inst: u32| {
-            let Document::Report(mut r) = report("r", inst, 1, "t") else {
-                unreachable!()
-            };
-            r.header.host = Some(host.into());
-            Document::Report(r)
-        };
-        let capture = |host: Option<&str>| {
-            Document::Iostat(Box::new(awrflash_model::IostatCapture {
-                host: host.map(str::to_string),
-                ..Default::default()
-            }))
-        };
-        let g = group(vec![
-            on("db01.example.com", 1),
-            on("db02", 2),
-            capture(Some("DB01")),
-            capture(Some("elsewhere")),
-            capture(None),
-        ]);
-        let hosts = |i: usize| -> Vec<Option<String>> {
-            g.aux_for(&g.groups[i])
-                .iter()
-                .map(|d| match d {
-                    Document::Iostat(c) => c.host.clone(),
-                    _ => None,
-                })
-                .collect()
-        };
-        // Sorted by path (all empty here), so in input order.
-        assert_eq!(
-            hosts(0),
-            [Some("DB01".into()), Some("elsewhere".into()), None]
-        );
-        assert_eq!(hosts(1), [Some("elsewhere".into()), None]);
     }
 
     #[test]

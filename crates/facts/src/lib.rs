@@ -1,0 +1,28 @@
+//! awrflash-facts: the facts layer.
+//!
+//! Stage: facts, between the parsed model and everything that reads a figure.
+//! Input: one report interval ([`awrflash_model::DbReport`]) plus its
+//! auxiliary inputs (iostat captures). Output: [`IntervalFacts`]: DB time
+//! and its split by component, DB CPU, host CPU busy, the I/O share of DB
+//! time, IOPS, MB/s, redo rate and average redo write, the key waits with
+//! their histograms and the cache sizes, each a [`Num`] that keeps the row it
+//! was read from or its derivation in words.
+//!
+//! Every figure the advisor, the extract and the renderers print comes from
+//! here, so one figure has one derivation. Series statistics (p95, peak,
+//! whole-window mean) come from [`awrflash_model::stats`].
+
+pub mod classes;
+mod interval;
+mod num;
+mod size;
+mod trend;
+
+pub use classes::*;
+pub use interval::{Ev, IntervalFacts, KEY_HISTOGRAMS};
+pub use num::{Num, ratio, round};
+pub use size::parse_size;
+pub use trend::{TREND_METRICS, peak_interval, trend};
+
+/// Bytes in a megabyte (MB/s figures are per 1,048,576 bytes).
+pub const MB: f64 = 1_048_576.0;

@@ -1,0 +1,157 @@
+//! Oracle's full wait event and statistic names, to undo the cuts of text
+//! reports.
+//!
+//! AWR text reports print event names in 26 characters (Statspack: 28) and
+//! statistic names in 32, so `SQL*Net message from client` reads `SQL*Net
+//! message from clien`; HTML reports print them whole. The names Oracle
+//! documents in V$EVENT_NAME and V$STATNAME, across releases, are shipped
+//! as data (`data/wait_events.txt`, `data/statistics.txt`); a cut name that
+//! begins exactly one of them becomes that name. Blank runs inside names
+//! (`enq: IV -  contention`) are collapsed to one blank in every format.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+const EVENTS: &str = include_str!("../data/wait_events.txt");
+const STATISTICS: &str = include_str!("../data/statistics.txt");
+
+/// Which list a name belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum List {
+    Events,
+    Statistics,
+}
+
+impl List {
+    /// Shortest printed name that may have been cut: names below it fit
+    /// every column width Oracle uses for the list.
+    fn min_cut(self) -> usize {
+        match self {
+            List::Events => 20,
+            List::Statistics => 24,
+        }
+    }
+
+    fn names(self) -> &'static [String] {
+        static EV: OnceLock<Vec<String>> = OnceLock::new();
+        static ST: OnceLock<Vec<String>> = OnceLock::new();
+        let (cell, text) = match self {
+            List::Events => (&EV, EVENTS),
+            List::Statistics => (&ST, STATISTICS),
+        };
+        cell.get_or_init(|| load(text))
+    }
+}
+
+fn load(text: &str) -> Vec<String> {
+    let mut v: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| collapse(l).into_owned())
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Runs of blanks inside a name become one blank; ends are trimmed.
+pub fn collapse(name: &str) -> Cow<'_, str> {
+    let t = name.trim();
+    let doubled = t.as_bytes().windows(2).any(|w| {
+        w.first().is_some_and(u8::is_ascii_whitespace)
+            && w.get(1).is_some_and(u8::is_ascii_whitespace)
+    });
+    if !doubled && t.len() == name.len() && !t.contains(['\t', '\n', '\r']) {
+        return Cow::Borrowed(name);
+    }
+    let mut out = String::with_capacity(t.len());
+    for w in t.split_ascii_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    Cow::Owned(out)
+}
+
+/// What the list says about a printed name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lookup {
+    /// Listed as printed, or too short to have been cut, or in no list.
+    AsPrinted,
+    /// Cut: the one listed name it begins.
+    Full(&'static str),
+    /// Cut, and it begins several listed names (the first few given).
+    Ambiguous(Vec<&'static str>),
+}
+
+/// Looks a printed (already collapsed) name up in `list`.
+pub fn lookup(list: List, printed: &str) -> Lookup {
+    if printed.chars().count() < list.min_cut() {
+        return Lookup::AsPrinted;
+    }
+    let names = list.names();
+    let start = names.partition_point(|n| n.as_str() < printed);
+    let mut matches = names
+        .get(start..)
+        .unwrap_or(&[])
+        .iter()
+        .take_while(|n| n.starts_with(printed));
+    match (matches.next(), matches.next()) {
+        (Some(one), _) if one == printed => Lookup::AsPrinted,
+        (Some(one), None) => Lookup::Full(one.as_str()),
+        (Some(a), Some(b)) => {
+            let mut v = vec![a.as_str(), b.as_str()];
+            v.extend(matches.take(2).map(String::as_str));
+            Lookup::Ambiguous(v)
+        }
+        (None, _) => Lookup::AsPrinted,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cut_names_become_the_one_full_name_they_begin() {
+        assert_eq!(
+            lookup(List::Events, "SQL*Net message from clien"),
+            Lookup::Full("SQL*Net message from client")
+        );
+        assert_eq!(
+            lookup(List::Statistics, "physical read total multi block"),
+            Lookup::Full("physical read total multi block requests")
+        );
+        assert_eq!(
+            lookup(List::Events, "db file sequential read"),
+            Lookup::AsPrinted
+        );
+        // Too short to have been cut.
+        assert_eq!(lookup(List::Events, "log file"), Lookup::AsPrinted);
+    }
+
+    #[test]
+    fn ambiguous_prefixes_stay_as_printed() {
+        match lookup(List::Events, "cell single block physical") {
+            Lookup::Ambiguous(v) => assert!(v.len() >= 2, "{v:?}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn blank_runs_collapse() {
+        assert_eq!(collapse("enq: IV -  contention"), "enq: IV - contention");
+        assert!(matches!(collapse("log file sync"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn the_lists_are_sorted_and_clean() {
+        for list in [List::Events, List::Statistics] {
+            let n = list.names();
+            assert!(n.len() > 500, "{}", n.len());
+            assert!(n.iter().all(|x| !x.contains("  ") && x.trim() == x));
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! Phase 2, plan: every projection (the options, the hot segments, the
+//! flash cache curve) and the flash cache decision, made once here before
+//! any check runs. The checks read the plan and never change it.
+
+use awrflash_facts::IntervalFacts;
+use awrflash_model::{IostatCapture, SegmentSizes, SysstatSpool};
+
+use crate::checks::{self, Ctx, FlashCacheCandidate};
+use crate::devices::DeviceProfile;
+use crate::projection::{self, Plan};
+use crate::util::f0;
+use crate::{Options, RulesError, catalogue, segments};
+
+/// The auxiliary inputs of the database.
+pub struct Aux<'a> {
+    pub sysstat: &'a [&'a SysstatSpool],
+    pub iostat: &'a [&'a IostatCapture],
+    pub segsizes: Option<&'a SegmentSizes>,
+}
+
+/// The plan of the peak interval `w`; `idle`: the gate's verdict.
+pub fn build(
+    w: &IntervalFacts,
+    all: &[IntervalFacts],
+    flash: &DeviceProfile,
+    opts: &Options,
+    aux: &Aux,
+    idle: Option<f64>,
+) -> Result<Plan, RulesError> {
+    let ranked = segments::rank(
+        w,
+        aux.segsizes,
+        opts.flash_capacity_gb,
+        projection::SEGMENT_COVERAGE_PCT,
+        25,
+    );
+    let mut plan = projection::plan(w, flash, ranked, opts);
+    let decision = if idle.is_some() {
+        Err("not enough load for advice (AF004)".to_string())
+    } else {
+        let rule = catalogue::rule("AF070")?;
+        let t: FlashCacheCandidate = toml::Value::Table(rule.thresholds.clone())
+            .try_into()
+            .map_err(|e| RulesError::Config(format!("rules/AF070.toml thresholds: {e}")))?;
+        let ctx = Ctx {
+            w,
+            all,
+            opts,
+            flash,
+            plan: &plan,
+            sysstat: aux.sysstat.to_vec(),
+            segsizes: aux.segsizes,
+            iostat: aux.iostat.to_vec(),
+        };
+        t.assess(&ctx)
+    };
+    if let Some(fc) = plan.flash_cache.as_mut() {
+        match &decision {
+            Ok(c) => {
+                fc.recommended = true;
+                fc.reason = format!(
+                    "recommended: {} GB, {} MB of SGA for headers",
+                    f0(c.size_gb),
+                    f0(c.sga_cost_mb)
+                );
+                fc.sql = checks::flash_cache_sql(w, c.size_gb, c.sga_cost_mb);
+            }
+            Err(why) => {
+                fc.recommended = false;
+                fc.reason = format!("not recommended: {why}");
+                // The curve keeps every size tried; no size is put forward.
+                fc.size_gb = None;
+                fc.sga_cost_mb = None;
+            }
+        }
+    }
+    plan.flash_cache_pick = decision.ok();
+    Ok(plan)
+}

@@ -1,0 +1,166 @@
+//! Phase 4, verdict: one paragraph from the peak interval's facts and the
+//! plan: the best option, its gain, what bounds it, and the smaller change.
+
+use awrflash_facts::{IntervalFacts, round};
+use awrflash_model::Verdict;
+
+use crate::projection::{Plan, mid_gain};
+use crate::util::{f0, f1};
+use crate::{RulesError, catalogue};
+
+/// The verdict of the peak interval `w` and its plan; `idle`: the gate's
+/// average active sessions when the interval is idle.
+pub fn verdict(w: &IntervalFacts, plan: &Plan, idle: Option<f64>) -> Result<Verdict, RulesError> {
+    if let Some(aas) = idle {
+        return Ok(Verdict {
+            summary: format!(
+                "Not enough load: {} s of DB time over {} s elapsed ({} average active sessions), so no flash advice is given for this interval.",
+                f1(w.db_time()),
+                f0(w.elapsed()),
+                round(aas)
+            ),
+            gain_pct_low: 0.0,
+            gain_pct_high: 0.0,
+            bound: "not-enough-load".into(),
+            best_option: None,
+        });
+    }
+    // AF003's threshold: below it the I/O share bounds the gain.
+    let io_min = catalogue::threshold("AF003", "io_share_pct_max")?;
+    Ok(verdict_with(w, plan, io_min))
+}
+
+fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64) -> Verdict {
+    if w.db_time() <= 0.0 || w.events.is_empty() {
+        return Verdict {
+            summary: "Not enough data: the input has no DB time or no wait events, so no projection was made.".into(),
+            gain_pct_low: 0.0,
+            gain_pct_high: 0.0,
+            bound: "not-enough-data".into(),
+            best_option: None,
+        };
+    }
+    let io_share = w.io_share_pct().map_or(0.0, |n| n.value);
+    let Some(best) = plan.options.first() else {
+        return Verdict {
+            summary: "No flash option applies: the report shows no I/O waits a device change would shorten.".into(),
+            gain_pct_low: 0.0,
+            gain_pct_high: 0.0,
+            bound: "io-share".into(),
+            best_option: None,
+        };
+    };
+    let p = &best.projection;
+    let lo = round((1.0 - p.response_ratio_high) * 100.0);
+    let hi = round((1.0 - p.response_ratio_low) * 100.0);
+    let bound = if io_share < io_min {
+        "io-share".to_string()
+    } else {
+        p.bound.clone()
+    };
+    let limit = match bound.as_str() {
+        "cpu" => format!(
+            " The CPUs cap it (throughput at most {}x).",
+            f1(p.throughput_cap.unwrap_or(1.0))
+        ),
+        "channel" => format!(
+            " The I/O channel caps it (throughput at most {}x).",
+            f1(p.throughput_cap.unwrap_or(1.0))
+        ),
+        "io-share" => format!(
+            " I/O waits are only {}% of DB time, so flash cannot do much here.",
+            f1(io_share)
+        ),
+        _ => String::new(),
+    };
+    let range = if f0(lo) == f0(hi) {
+        format!("about {}%", f0(hi))
+    } else {
+        format!("{}-{}%", f0(lo), f0(hi))
+    };
+    let summary = if hi < 5.0 {
+        format!(
+            "Flash would change little: the best option ({}) cuts DB time per transaction by {} on {}.{}",
+            lower_first(&best.title),
+            range,
+            best.device,
+            limit
+        )
+    } else if bound == "io-share" {
+        // A real but bounded gain: say the bound once, without "cannot do
+        // much" next to a gain worth having.
+        format!(
+            "{} on {} would cut DB time per transaction by {}; I/O waits are only {}% of DB time, so that is about all flash can do here.",
+            best.title,
+            best.device,
+            range,
+            f1(io_share)
+        )
+    } else {
+        format!(
+            "{} on {} would cut DB time per transaction by {} (I/O waits are {}% of DB time).{}",
+            best.title,
+            best.device,
+            range,
+            f1(io_share),
+            limit
+        )
+    };
+    // The smaller change, when it is not the best one.
+    let mut summary = summary;
+    if best.key != "hot-segments"
+        && let Some(h) = plan.options.iter().find(|o| o.key == "hot-segments")
+    {
+        let hg = mid_gain(h) * 100.0;
+        if hg >= 5.0 {
+            summary.push_str(&format!(
+                " Moving only the {} hottest segments{} gives about {}%.",
+                plan.ranked
+                    .list
+                    .iter()
+                    .filter(|s| s.fits_budget != Some(false))
+                    .count(),
+                h.capacity_gb
+                    .map(|c| format!(" ({} GB)", f1(c)))
+                    .unwrap_or_default(),
+                f0(hg)
+            ));
+        }
+    }
+    Verdict {
+        summary,
+        gain_pct_low: lo.max(0.0),
+        gain_pct_high: hi.max(0.0),
+        bound,
+        best_option: Some(best.key.clone()),
+    }
+}
+
+/// A title inside a sentence: its first letter in lower case, the rest
+/// (`KB`, segment names) as written; a title that starts with an acronym
+/// (`TEMP`, `UNDO`) keeps it.
+fn lower_first(title: &str) -> String {
+    let acronym = title.split_whitespace().next().is_some_and(|w| {
+        w.chars().filter(|c| c.is_alphabetic()).count() > 1 && w == w.to_uppercase()
+    });
+    let mut chars = title.chars();
+    match chars.next() {
+        Some(first) if !acronym => first.to_lowercase().chain(chars).collect(),
+        _ => title.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lower_first;
+
+    #[test]
+    fn a_title_in_a_sentence_keeps_its_units_and_names() {
+        assert_eq!(
+            lower_first("Move the online redo logs to flash (4 KB redo block size)"),
+            "move the online redo logs to flash (4 KB redo block size)"
+        );
+        assert_eq!(lower_first("TEMP to flash"), "TEMP to flash");
+        assert_eq!(lower_first(""), "");
+    }
+}

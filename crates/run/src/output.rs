@@ -1,0 +1,283 @@
+//! Where the reports go: stdout, one file, or a directory of per-database
+//! files with `index.html`. The caller renders each database's page (the
+//! command line adds its trend block to text and Markdown); this module
+//! decides the target, the file names and the layout.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use awrflash_model::{Analysis, DbKey};
+
+use crate::RunError;
+
+/// An output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutFormat {
+    Html,
+    Md,
+    Json,
+    Text,
+}
+
+impl OutFormat {
+    pub fn extension(self) -> &'static str {
+        match self {
+            OutFormat::Html => "html",
+            OutFormat::Md => "md",
+            OutFormat::Json => "json",
+            OutFormat::Text => "txt",
+        }
+    }
+}
+
+/// Where the reports go.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    Stdout(OutFormat),
+    File(PathBuf, OutFormat),
+    Dir(PathBuf, OutFormat),
+}
+
+impl Target {
+    pub fn format(&self) -> OutFormat {
+        match self {
+            Target::Stdout(f) | Target::File(_, f) | Target::Dir(_, f) => *f,
+        }
+    }
+}
+
+/// `-o` and `--format` to a target: a trailing `/` or an existing directory
+/// is a directory; a file's format comes from its extension unless given.
+pub fn target(output: Option<&Path>, format: Option<OutFormat>) -> Target {
+    let Some(path) = output else {
+        return Target::Stdout(format.unwrap_or(OutFormat::Text));
+    };
+    let shown = path.as_os_str().to_string_lossy();
+    if shown.ends_with('/') || shown.ends_with(std::path::MAIN_SEPARATOR) || path.is_dir() {
+        return Target::Dir(path.to_path_buf(), format.unwrap_or(OutFormat::Html));
+    }
+    let by_ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let inferred = match by_ext.as_deref() {
+        Some("md" | "markdown") => OutFormat::Md,
+        Some("json") => OutFormat::Json,
+        Some("txt" | "text") => OutFormat::Text,
+        _ => OutFormat::Html,
+    };
+    Target::File(path.to_path_buf(), format.unwrap_or(inferred))
+}
+
+/// Refuses a target that cannot hold this many databases, before any
+/// analysis runs: one file holds one database; HTML on stdout holds one.
+pub fn check(target: &Target, keys: &[&DbKey]) -> Result<(), RunError> {
+    if keys.len() < 2 {
+        return Ok(());
+    }
+    match target {
+        Target::File(path, _) => Err(RunError::Usage(format!(
+            "the inputs hold {} databases ({}); write one file per database with -o {}/",
+            keys.len(),
+            keys.iter()
+                .map(|k| k.label())
+                .collect::<Vec<_>>()
+                .join(", "),
+            path.with_extension("").display()
+        ))),
+        Target::Stdout(OutFormat::Html) => Err(RunError::Usage(format!(
+            "the inputs hold {} databases; HTML is one page per database: use -o DIR/",
+            keys.len()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The advisor's answer for one database, in `format` (no trend block).
+pub fn render(analysis: &Analysis, format: OutFormat, color: bool) -> String {
+    match format {
+        OutFormat::Html => awrflash_report::html(analysis),
+        OutFormat::Json => awrflash_report::json(analysis),
+        OutFormat::Md => awrflash_report::markdown(analysis),
+        OutFormat::Text => awrflash_report::text(analysis, color),
+    }
+}
+
+/// One database's rendered report.
+pub struct Page<'a> {
+    pub key: &'a DbKey,
+    pub analysis: &'a Analysis,
+    pub text: String,
+}
+
+/// What was written where, for the summary line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Written {
+    File(PathBuf),
+    Dir {
+        dir: PathBuf,
+        files: usize,
+        index: bool,
+    },
+}
+
+/// Writes the pages to a file or a directory (with `index.html` for HTML).
+/// A stdout target writes nothing here: see [`write_stdout`].
+pub fn write_files(target: &Target, pages: &[Page]) -> Result<Option<Written>, RunError> {
+    match target {
+        Target::Stdout(_) => Ok(None),
+        Target::File(path, _) => {
+            let Some(p) = pages.first() else {
+                return Ok(None);
+            };
+            write_file(path, &p.text)?;
+            Ok(Some(Written::File(path.clone())))
+        }
+        Target::Dir(dir, format) => {
+            fs::create_dir_all(dir).map_err(|source| RunError::Write {
+                path: dir.clone(),
+                source,
+            })?;
+            let keys: Vec<&DbKey> = pages.iter().map(|p| p.key).collect();
+            let names = file_names(&keys, *format);
+            for (p, name) in pages.iter().zip(&names) {
+                write_file(&dir.join(name), &p.text)?;
+            }
+            let index = *format == OutFormat::Html;
+            if index {
+                let items: Vec<(&Analysis, String)> = pages
+                    .iter()
+                    .zip(names)
+                    .map(|(p, n)| (p.analysis, n))
+                    .collect();
+                write_file(
+                    &dir.join("index.html"),
+                    &awrflash_report::index_html(&items),
+                )?;
+            }
+            Ok(Some(Written::Dir {
+                dir: dir.clone(),
+                files: pages.len(),
+                index,
+            }))
+        }
+    }
+}
+
+/// Writes the pages to `out`: one page as is; several as a JSON array, or
+/// one after the other under a heading naming the database. (Several HTML
+/// pages are refused earlier by [`check`].)
+pub fn write_stdout(out: &mut dyn Write, format: OutFormat, pages: &[Page]) -> io::Result<()> {
+    match (format, pages) {
+        (_, [one]) => out.write_all(one.text.as_bytes())?,
+        (OutFormat::Json, _) => {
+            let docs: Vec<&str> = pages.iter().map(|p| p.text.as_str()).collect();
+            writeln!(out, "[\n{}\n]", docs.join(",\n"))?;
+        }
+        (_, _) => {
+            for (i, p) in pages.iter().enumerate() {
+                if i > 0 {
+                    let rule = if format == OutFormat::Md {
+                        "\n---\n"
+                    } else {
+                        ""
+                    };
+                    writeln!(out, "{rule}")?;
+                }
+                let heading = p.key.label();
+                if format == OutFormat::Md {
+                    writeln!(out, "<!-- {heading} -->")?;
+                } else {
+                    writeln!(out, "== {heading} ==")?;
+                }
+                out.write_all(p.text.as_bytes())?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `<db>_<dbid>_<inst>.<ext>`, made unique when two keys sanitise alike.
+pub fn file_names(keys: &[&DbKey], format: OutFormat) -> Vec<String> {
+    let mut used = HashSet::new();
+    keys.iter()
+        .map(|k| {
+            let stem = k.file_stem();
+            let mut name = format!("{stem}.{}", format.extension());
+            let mut n = 2;
+            while name == "index.html" || !used.insert(name.clone()) {
+                name = format!("{stem}-{n}.{}", format.extension());
+                n += 1;
+            }
+            name
+        })
+        .collect()
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), RunError> {
+    fs::write(path, text).map_err(|source| RunError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use awrflash_model::InstanceKey;
+
+    fn key(name: &str) -> DbKey {
+        DbKey {
+            db_name: Some(name.into()),
+            container: None,
+            dbid: Some(1),
+            instance: InstanceKey::Number(1),
+            hidden: None,
+        }
+    }
+
+    #[test]
+    fn the_output_target_follows_the_path_and_extension() {
+        assert_eq!(target(None, None), Target::Stdout(OutFormat::Text));
+        assert_eq!(
+            target(Some(Path::new("r.html")), None),
+            Target::File("r.html".into(), OutFormat::Html)
+        );
+        assert_eq!(
+            target(Some(Path::new("r.md")), None),
+            Target::File("r.md".into(), OutFormat::Md)
+        );
+        assert_eq!(
+            target(Some(Path::new("r.out")), Some(OutFormat::Json)),
+            Target::File("r.out".into(), OutFormat::Json)
+        );
+        assert_eq!(
+            target(Some(Path::new("out/")), None),
+            Target::Dir("out/".into(), OutFormat::Html)
+        );
+    }
+
+    #[test]
+    fn file_names_never_collide_with_each_other_or_the_index() {
+        let (a, b) = (key("PROD"), key("PROD"));
+        let names = file_names(&[&a, &b], OutFormat::Html);
+        assert_eq!(names, ["PROD_1_1.html", "PROD_1_1-2.html"]);
+    }
+
+    #[test]
+    fn one_file_or_html_on_stdout_refuses_several_databases() {
+        let (a, b) = (key("A"), key("B"));
+        let two = [&a, &b];
+        let file = Target::File("r.html".into(), OutFormat::Html);
+        let err = check(&file, &two).unwrap_err().to_string();
+        assert!(
+            err.contains("2 databases") && err.contains("-o r/"),
+            "{err}"
+        );
+        assert!(check(&Target::Stdout(OutFormat::Html), &two).is_err());
+        assert!(check(&Target::Stdout(OutFormat::Json), &two).is_ok());
+        assert!(check(&file, &two[..1]).is_ok());
+    }
+}
