@@ -322,6 +322,58 @@ fn a_capture_of_another_day_is_not_used_and_says_why() {
 }
 
 #[test]
+fn a_report_cut_short_says_so_on_stderr_and_beside_the_verdict_in_every_format() {
+    let root = common::root();
+    let full = std::fs::read(root.join("fixtures/sample/awr_19c_sample.html")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("cut.html");
+    std::fs::write(&input, &full[..full.len() / 3]).unwrap();
+    let shown = input.display().to_string();
+    let said = "the report is cut short";
+    // Default verbosity: the warning that changes the meaning is printed.
+    let o = run(&["analyze", &shown, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with(&format!("awrflash: warning: {shown}:")) && l.contains(said)),
+        "{err}"
+    );
+    let json: serde_json::Value = serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
+    let caveats = json["caveats"].as_array().unwrap();
+    assert_eq!(caveats.len(), 1, "{caveats:?}");
+    assert!(caveats[0]["message"].as_str().unwrap().contains(said));
+    // Beside the verdict, before the expected gain, in the human formats.
+    for (format, gain) in [
+        ("html", "Expected gain"),
+        ("md", "Expected gain"),
+        ("text", "Expected gain"),
+    ] {
+        let o = run(&["analyze", &shown, "--format", format, "--color", "never"]);
+        let out = stdout(&o);
+        let at = out
+            .find(said)
+            .unwrap_or_else(|| panic!("{format}: no caveat\n{out}"));
+        let verdict = out.find("Verdict").or_else(|| out.find("VERDICT")).unwrap();
+        assert!(
+            verdict < at && at < out.find(gain).unwrap(),
+            "{format}:\n{out}"
+        );
+    }
+    // The whole report has no such caveat.
+    let o = run(&[
+        "analyze",
+        root.join("fixtures/sample/awr_19c_sample.html")
+            .to_str()
+            .unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(!stdout(&o).contains("\"caveats\""), "{}", stdout(&o));
+    assert!(!stderr(&o).contains(said), "{}", stderr(&o));
+}
+
+#[test]
 fn a_report_with_no_identity_is_named_by_its_file_and_says_so() {
     let root = common::root();
     // The sample with its DB Name and DB Id cells blank, as a service that

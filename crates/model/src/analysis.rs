@@ -323,6 +323,22 @@ pub struct Analysis {
     /// spool, `dba_segments` list) and whether it was used for this
     /// database, with the reason either way.
     pub attachments: Vec<Attachment>,
+    /// Input warnings that change how the result reads (a report cut short,
+    /// snapshots spanning a shutdown, a hidden identity, sections the
+    /// verdict needs missing): shown beside the verdict in every format.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub caveats: Vec<Caveat>,
+}
+
+/// An input warning that changes the meaning of the result, with where it
+/// was raised.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Caveat {
+    pub path: String,
+    pub section: String,
+    pub line: u32,
+    pub message: String,
 }
 
 /// Whether an auxiliary input was used for a database, and why: the host

@@ -206,6 +206,13 @@ fn verdict(o: &mut String, v: &View) {
     let _ = writeln!(o, "# awrflash report: {}\n", md(&v.db_label));
     let _ = writeln!(o, "## Verdict\n");
     let _ = writeln!(o, "**{}**\n", md(&v.summary));
+    if !v.caveats.is_empty() {
+        let _ = writeln!(o, "Read with care, the inputs say:\n");
+        for c in &v.caveats {
+            let _ = writeln!(o, "- {}", md(c));
+        }
+        let _ = writeln!(o);
+    }
     let _ = writeln!(o, "- Expected gain: {}", md(&v.gain));
     let _ = writeln!(o, "- Limited by: {} ({})", md(&v.bound), md(&v.bound_note));
     if let Some(b) = &v.best_option {

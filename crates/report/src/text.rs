@@ -512,6 +512,13 @@ fn head(o: &mut String, st: &Style, v: &View) {
     let _ = writeln!(o, "{}", "=".repeat(width(&title)));
     section(o, st, "Verdict");
     para(o, st, INDENT, &v.summary);
+    if !v.caveats.is_empty() {
+        let _ = writeln!(o);
+        para(o, st, INDENT, "Read with care, the inputs say:");
+        for c in &v.caveats {
+            para(o, st, INDENT, &format!("- {c}"));
+        }
+    }
     let _ = writeln!(o);
     field(o, st, INDENT, "Expected gain", 13, &v.gain);
     field(

@@ -349,6 +349,9 @@ pub struct View {
     pub identity: Vec<(String, String)>,
     pub inputs: Vec<InputView>,
     pub attachments: Vec<AttachmentView>,
+    /// Input warnings that change how the verdict reads, one line each
+    /// (`file, line N, [section]: message`), shown beside the verdict.
+    pub caveats: Vec<String>,
     pub options: Vec<OptionView>,
     pub breakdown: Vec<BreakdownRow>,
     pub breakdown_after_title: Option<String>,
@@ -1066,6 +1069,23 @@ pub fn build(a: &Analysis) -> View {
         identity,
         inputs,
         attachments,
+        caveats: a
+            .caveats
+            .iter()
+            .map(|c| {
+                let section = if c.section.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", c.section)
+                };
+                format!(
+                    "{}, line {}{section}: {}",
+                    file_name(&c.path),
+                    c.line,
+                    c.message
+                )
+            })
+            .collect(),
         options,
         breakdown,
         breakdown_after_title,

@@ -112,6 +112,26 @@ pub struct DeviceSpec {
     pub default: bool,
 }
 
+/// The warnings of the inputs that change how the result reads, in input
+/// order, each once.
+fn caveats(docs: &[Document]) -> Vec<awrflash_model::Caveat> {
+    let mut out: Vec<awrflash_model::Caveat> = Vec::new();
+    for d in docs {
+        for w in d.warnings().iter().filter(|w| w.is_meaning_changing()) {
+            let c = awrflash_model::Caveat {
+                path: d.source().path.clone(),
+                section: w.section.clone(),
+                line: w.line,
+                message: w.message.clone(),
+            };
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
 /// Analyses the documents of one database (one or many reports, plus any
 /// iostat, sysstat and segment-size inputs).
 pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError> {
@@ -205,6 +225,7 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         exhibits: exhibits::exhibits(w, &plan, &iostat),
         // Which auxiliary inputs fit the database is the run layer's call.
         attachments: Vec::new(),
+        caveats: caveats(docs),
     };
     Ok(analysis)
 }
