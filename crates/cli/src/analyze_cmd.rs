@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use anyhow::{Context, Result, bail};
 use awrflash_model::{Analysis, DbKey, Severity};
-use awrflash_run::output::{self, OutFormat as Out, Page, Target, Written};
+use awrflash_run::output::{self, OutFormat as Out, Page, RunNotes, Target, Written};
 use awrflash_run::{Database, Databases};
 
 use crate::args::{AdvisorArgs, AnalyzeArgs, FailOn, OutFormat};
@@ -28,7 +28,7 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
     let opts = advisor_options(&args.advisor)?;
     crate::validate::advisor(&opts, args.advisor.roles.as_deref())?;
     crate::validate::inputs_exist(&args.inputs)?;
-    let dbs = load::load_databases(&args.inputs, args.advisor.roles.as_deref(), ui)?;
+    let (dbs, notes) = load::load_databases_noted(&args.inputs, args.advisor.roles.as_deref(), ui)?;
     let keys: Vec<&DbKey> = dbs.databases.iter().map(|d| &d.key).collect();
     output::check(&target, &keys)?;
     report_attachments(&dbs, ui);
@@ -43,7 +43,7 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
             plural(r.analysis.findings.len(), "finding", "findings")
         ));
     }
-    write_output(&target, &results, ui, args.brief)?;
+    write_output(&target, &results, ui, args.brief, &notes)?;
     Ok(exit_for_findings(&results, args.fail_on))
 }
 
@@ -136,7 +136,13 @@ pub(crate) fn advisor_options(a: &AdvisorArgs) -> Result<awrflash_rules::Options
     })
 }
 
-fn write_output(target: &Target, results: &[DbResult], ui: &Ui, brief: bool) -> Result<()> {
+fn write_output(
+    target: &Target,
+    results: &[DbResult],
+    ui: &Ui,
+    brief: bool,
+    notes: &RunNotes,
+) -> Result<()> {
     let stdout = matches!(target, Target::Stdout(_));
     let color = stdout && ui.color;
     // The terminal's width on stdout; a file gets the default width.
@@ -164,7 +170,7 @@ fn write_output(target: &Target, results: &[DbResult], ui: &Ui, brief: bool) -> 
         out.flush()?;
         return Ok(());
     }
-    match output::write_files(target, &pages)? {
+    match output::write_files(target, &pages, notes)? {
         Some(Written::File(path)) => ui.note(&format!("wrote {}", path.display())),
         Some(Written::Dir { dir, files, index }) => ui.note(&format!(
             "wrote {files} {} to {}{}",

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use awrflash_model::Document;
+use awrflash_run::output::RunNotes;
 use awrflash_run::{Databases, Loaded, Progress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -55,10 +56,13 @@ fn progress_bar(ui: &Ui) -> ProgressBar {
 }
 
 /// Prints the failures, the documents' warnings (with `-v`) and the
-/// ok/failed summary to stderr.
-pub fn report(loaded: &Loaded, ui: &Ui) {
-    for (_, message) in &loaded.failed {
+/// ok/failed summary to stderr; returns the failures and the warnings
+/// printed at the default verbosity, for the batch index.
+pub fn report(loaded: &Loaded, ui: &Ui) -> RunNotes {
+    let mut notes = RunNotes::default();
+    for (name, message) in &loaded.failed {
         ui.warn(message);
+        notes.failed.push((name.clone(), message.clone()));
     }
     let warnings: usize = loaded.docs.iter().map(|d| d.warnings().len()).sum();
     // A warning that changes how the result reads (a report cut short,
@@ -71,12 +75,9 @@ pub fn report(loaded: &Loaded, ui: &Ui) {
             } else {
                 format!(" [{}]", w.section)
             };
-            ui.warn(&format!(
-                "{}:{}:{section} {}",
-                d.source().path,
-                w.line,
-                w.message
-            ));
+            let text = format!("{}:{}:{section} {}", d.source().path, w.line, w.message);
+            ui.warn(&text);
+            notes.warnings.push(text);
         }
     }
     if ui.verbose > 0 {
@@ -112,28 +113,38 @@ pub fn report(loaded: &Loaded, ui: &Ui) {
     }
     ui.note(&summary);
     if ui.verbose > 0 {
-        let secs = loaded.elapsed.as_secs_f64().max(1e-3);
-        ui.note(&format!(
-            "read {:.1} MB in {:.2} s ({:.1} files/s, {:.1} MB/s)",
-            loaded.bytes as f64 / 1_048_576.0,
-            secs,
-            loaded.total() as f64 / secs,
-            loaded.bytes as f64 / 1_048_576.0 / secs
-        ));
+        report_speed(loaded, ui);
     }
+    notes
+}
+
+fn report_speed(loaded: &Loaded, ui: &Ui) {
+    let secs = loaded.elapsed.as_secs_f64().max(1e-3);
+    ui.note(&format!(
+        "read {:.1} MB in {:.2} s ({:.1} files/s, {:.1} MB/s)",
+        loaded.bytes as f64 / 1_048_576.0,
+        secs,
+        loaded.total() as f64 / secs,
+        loaded.bytes as f64 / 1_048_576.0 / secs
+    ));
 }
 
 /// Loads the inputs and reports them; an error when nothing could be used.
 pub fn load_usable(args: &[PathBuf], ui: &Ui) -> anyhow::Result<Vec<Document>> {
+    load_noted(args, ui).map(|(docs, _)| docs)
+}
+
+/// [`load_usable`] with the run's failures and warnings kept.
+fn load_noted(args: &[PathBuf], ui: &Ui) -> anyhow::Result<(Vec<Document>, RunNotes)> {
     let loaded = load(args, ui);
-    report(&loaded, ui);
+    let notes = report(&loaded, ui);
     if loaded.docs.is_empty() {
         anyhow::bail!(
             "no usable input: none of the {} inputs could be read",
             loaded.total()
         );
     }
-    Ok(loaded.docs)
+    Ok((loaded.docs, notes))
 }
 
 /// Loads the inputs, reports them, and sorts the documents into databases
@@ -143,12 +154,24 @@ pub fn load_databases(
     roles: Option<&Path>,
     ui: &Ui,
 ) -> anyhow::Result<Databases> {
-    let dbs = awrflash_run::databases(load_usable(args, ui)?, roles)?;
+    load_databases_noted(args, roles, ui).map(|(dbs, _)| dbs)
+}
+
+/// [`load_databases`] with the run's failed inputs and warnings (the
+/// identity notes among them) kept for the batch index.
+pub fn load_databases_noted(
+    args: &[PathBuf],
+    roles: Option<&Path>,
+    ui: &Ui,
+) -> anyhow::Result<(Databases, RunNotes)> {
+    let (docs, mut notes) = load_noted(args, ui)?;
+    let dbs = awrflash_run::databases(docs, roles)?;
     report_duplicates(&dbs.duplicates, ui);
     for n in &dbs.notes {
         ui.note(n);
+        notes.warnings.push(n.clone());
     }
-    Ok(dbs)
+    Ok((dbs, notes))
 }
 
 pub fn report_duplicates(duplicates: &[(String, String)], ui: &Ui) {

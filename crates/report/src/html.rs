@@ -38,21 +38,75 @@ struct ReportPage<'a> {
 struct IndexRow {
     href: String,
     db: String,
+    dbid: String,
+    instances: String,
     host: String,
     release: String,
     window: String,
     summary: String,
-    gain: String,
     bound: String,
+    /// Projected DB time saved per day, as text and as the sort key
+    /// (seconds, middle of the range; empty when unknown).
+    per_day: String,
+    per_day_key: String,
+    pct: String,
+    pct_key: String,
+    /// The saving's bar, finished `<svg>` markup built from numbers.
+    bar: String,
     critical: usize,
     warning: usize,
     info: usize,
+    /// Middle of the per-day saving, for the server-side order.
+    order: Option<f64>,
 }
 
 #[derive(Template)]
 #[template(path = "index.html", config = "askama.toml")]
-struct IndexPage {
+struct IndexPage<'a> {
     rows: Vec<IndexRow>,
+    notes: &'a RunNotes,
+    csp: String,
+    script: &'static str,
+}
+
+/// What a batch run reports beside its databases: the inputs that could
+/// not be read (path, reason) and the run's warnings.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunNotes {
+    pub failed: Vec<(String, String)>,
+    pub warnings: Vec<String>,
+}
+
+/// Sorts the index table by a clicked header; the page reads the same
+/// without it (rows arrive sorted by saving). Allowed by its hash in the
+/// page's Content-Security-Policy, nothing else runs.
+const SORT_SCRIPT: &str = "document.querySelectorAll('table.sortable').forEach(function(t){var hs=t.tHead.rows[0].cells;Array.prototype.forEach.call(hs,function(th,i){th.tabIndex=0;th.setAttribute('aria-sort','none');th.addEventListener('click',function(){var b=t.tBodies[0],rows=Array.prototype.slice.call(b.rows),asc=th.getAttribute('aria-sort')!=='ascending';Array.prototype.forEach.call(hs,function(h){h.setAttribute('aria-sort','none');});th.setAttribute('aria-sort',asc?'ascending':'descending');function k(r){var c=r.cells[i];return c.hasAttribute('data-v')?c.getAttribute('data-v'):c.textContent.trim();}rows.sort(function(x,y){var a=k(x),c=k(y),na=parseFloat(a),nc=parseFloat(c),d;if(a===''||c===''){d=(a==='')-(c==='');return d;}d=(!isNaN(na)&&!isNaN(nc))?na-nc:a.localeCompare(c);return asc?d:-d;});rows.forEach(function(r){b.appendChild(r);});});});});";
+
+/// The index page's Content-Security-Policy: the report's, plus the sort
+/// script by its SHA-256 hash.
+fn index_csp() -> String {
+    use sha2::{Digest, Sha256};
+    let hash = Sha256::digest(SORT_SCRIPT.as_bytes());
+    format!(
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-{}'",
+        base64(&hash)
+    )
+}
+
+/// Standard base64 with padding.
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let pick = |n: u32| char::from(ABC.get((n & 63) as usize).copied().unwrap_or(b'A'));
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = |i: usize| u32::from(chunk.get(i).copied().unwrap_or(0));
+        let n = (b(0) << 16) | (b(1) << 8) | b(2);
+        out.push(pick(n >> 18));
+        out.push(pick(n >> 12));
+        out.push(if chunk.len() > 1 { pick(n >> 6) } else { '=' });
+        out.push(if chunk.len() > 2 { pick(n) } else { '=' });
+    }
+    out
 }
 
 pub fn render(a: &Analysis) -> String {
@@ -67,10 +121,17 @@ pub fn render(a: &Analysis) -> String {
     })
 }
 
-pub fn render_index(items: &[(&Analysis, String)]) -> String {
+pub fn render_index(items: &[(&Analysis, String)], notes: &RunNotes) -> String {
+    let savings: Vec<Option<view::Saving>> = items.iter().map(|(a, _)| view::saving(a)).collect();
+    let max = savings
+        .iter()
+        .flatten()
+        .map(|s| s.per_day_high_s)
+        .fold(0.0_f64, f64::max);
     let mut rows: Vec<IndexRow> = items
         .iter()
-        .map(|(a, href)| {
+        .zip(&savings)
+        .map(|((a, href), saving)| {
             let v = view::build(a);
             let window = v
                 .identity
@@ -78,27 +139,66 @@ pub fn render_index(items: &[(&Analysis, String)]) -> String {
                 .find(|(k, _)| k == "Snapshot window")
                 .map(|(_, w)| w.clone())
                 .unwrap_or_default();
+            let mid = saving
+                .as_ref()
+                .map(|s| (s.per_day_low_s + s.per_day_high_s) / 2.0);
             IndexRow {
                 href: safe_href(href),
                 db: v.db_label.clone(),
+                dbid: a.database.dbid.map(|d| d.to_string()).unwrap_or_default(),
+                instances: a.database.instances.join(", "),
                 host: a.database.host.clone().unwrap_or_default(),
                 release: a.database.release.clone().unwrap_or_default(),
                 window,
                 summary: v.summary.clone(),
-                gain: v.gain.clone(),
                 bound: v.bound.clone(),
+                per_day: saving.as_ref().map_or_else(
+                    || fmt::NA.to_string(),
+                    |s| fmt::secs_range(s.per_day_low_s, s.per_day_high_s),
+                ),
+                per_day_key: mid.map(|m| fmt::fixed(m, 1)).unwrap_or_default(),
+                pct: saving.as_ref().map_or_else(
+                    || fmt::NA.to_string(),
+                    |s| fmt::pct_range(s.pct_low, s.pct_high),
+                ),
+                pct_key: saving
+                    .as_ref()
+                    .map(|s| fmt::fixed((s.pct_low + s.pct_high) / 2.0, 2))
+                    .unwrap_or_default(),
+                bar: saving
+                    .as_ref()
+                    .map(|s| svg::saving_bar(s.per_day_low_s, s.per_day_high_s, max))
+                    .unwrap_or_default(),
                 critical: v.counts.critical,
                 warning: v.counts.warning,
                 info: v.counts.info,
+                order: mid,
             }
         })
         .collect();
+    // Where flash pays first: the largest projected saving per day first,
+    // databases without a projection last.
     rows.sort_by(|x, y| {
-        x.db.cmp(&y.db)
-            .then_with(|| x.host.cmp(&y.host))
+        let by_saving = match (x.order, y.order) {
+            (Some(a), Some(b)) => b.total_cmp(&a),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => std::cmp::Ordering::Equal,
+        };
+        by_saving
+            .then_with(|| x.db.cmp(&y.db))
+            .then_with(|| x.dbid.cmp(&y.dbid))
+            .then_with(|| x.instances.cmp(&y.instances))
             .then_with(|| x.href.cmp(&y.href))
     });
-    IndexPage { rows }.render().unwrap_or_else(|e| {
+    IndexPage {
+        rows,
+        notes,
+        csp: index_csp(),
+        script: SORT_SCRIPT,
+    }
+    .render()
+    .unwrap_or_else(|e| {
         format!(
             "<!doctype html><title>awrflash</title><p>index template error: {}</p>",
             svg::esc(&e.to_string())

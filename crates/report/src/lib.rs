@@ -32,8 +32,18 @@ pub fn html(analysis: &Analysis) -> String {
 /// An index page linking the per-database reports of a batch
 /// (`(analysis, relative file name of its report)`).
 pub fn index_html(items: &[(&Analysis, String)]) -> String {
-    html::render_index(items)
+    html::render_index(items, &RunNotes::default())
 }
+
+/// The batch index with the run's failed inputs and warnings listed below
+/// the databases. Rows are sorted by projected DB time saved per day
+/// (largest first); the page sorts by any column in the browser.
+pub fn index_html_with(items: &[(&Analysis, String)], notes: &RunNotes) -> String {
+    html::render_index(items, notes)
+}
+
+pub use html::RunNotes;
+pub use view::{Saving, saving};
 
 /// GitHub-flavoured Markdown: the HTML report's content without the charts.
 pub fn markdown(analysis: &Analysis) -> String {

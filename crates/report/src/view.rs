@@ -1223,3 +1223,38 @@ mod tests {
         assert_eq!(v.tablespaces[1].src.as_ref().map(|s| s.n), Some(1));
     }
 }
+
+/// Projected DB time saved, the figure the batch index ranks by.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Saving {
+    /// The verdict's DB time reduction, percent.
+    pub pct_low: f64,
+    pub pct_high: f64,
+    /// That share of the analysed window's DB time, scaled from the
+    /// window's elapsed time to a day (86,400 s).
+    pub per_day_low_s: f64,
+    pub per_day_high_s: f64,
+}
+
+/// The verdict's reduction applied to the window's DB time and scaled to a
+/// day: `DB time x gain% / 100 x 86,400 / elapsed`. `None` without DB time,
+/// elapsed time or a finite gain.
+pub fn saving(a: &Analysis) -> Option<Saving> {
+    let db_time = a
+        .database
+        .db_time_s
+        .filter(|t| t.is_finite() && *t >= 0.0)?;
+    let elapsed = a.database.elapsed_s.filter(|e| e.is_finite() && *e > 0.0)?;
+    let (low, high) = (a.verdict.gain_pct_low, a.verdict.gain_pct_high);
+    if !low.is_finite() || !high.is_finite() {
+        return None;
+    }
+    let (low, high) = (low.min(high).max(0.0), low.max(high).max(0.0));
+    let per_day = |pct: f64| db_time * pct / 100.0 * 86_400.0 / elapsed;
+    Some(Saving {
+        pct_low: low,
+        pct_high: high,
+        per_day_low_s: per_day(low),
+        per_day_high_s: per_day(high),
+    })
+}

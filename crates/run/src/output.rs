@@ -9,6 +9,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use awrflash_model::{Analysis, DbKey};
+pub use awrflash_report::RunNotes;
 
 use crate::RunError;
 
@@ -123,9 +124,17 @@ pub enum Written {
     },
 }
 
-/// Writes the pages to a file or a directory (with `index.html` for HTML).
-/// A stdout target writes nothing here: see [`write_stdout`].
-pub fn write_files(target: &Target, pages: &[Page]) -> Result<Option<Written>, RunError> {
+/// Writes the pages to a file or a directory. An HTML directory also gets
+/// each database's analysis beside its page (`<stem>.summary.json`) and an
+/// `index.html` rebuilt from every summary present there, so a re-run of one
+/// database keeps the others listed; `notes` (this run's failed inputs and
+/// warnings) are listed below them. A stdout target writes nothing here: see
+/// [`write_stdout`].
+pub fn write_files(
+    target: &Target,
+    pages: &[Page],
+    notes: &RunNotes,
+) -> Result<Option<Written>, RunError> {
     match target {
         Target::Stdout(_) => Ok(None),
         Target::File(path, _) => {
@@ -147,15 +156,14 @@ pub fn write_files(target: &Target, pages: &[Page]) -> Result<Option<Written>, R
             }
             let index = *format == OutFormat::Html;
             if index {
-                let items: Vec<(&Analysis, String)> = pages
-                    .iter()
-                    .zip(names)
-                    .map(|(p, n)| (p.analysis, n))
-                    .collect();
-                write_file(
-                    &dir.join("index.html"),
-                    &awrflash_report::index_html(&items),
-                )?;
+                for (p, name) in pages.iter().zip(&names) {
+                    let stem = name.strip_suffix(".html").unwrap_or(name);
+                    write_file(
+                        &dir.join(format!("{stem}{SUMMARY_SUFFIX}")),
+                        &awrflash_report::json_line(p.analysis),
+                    )?;
+                }
+                write_index(dir, notes)?;
             }
             Ok(Some(Written::Dir {
                 dir: dir.clone(),
@@ -164,6 +172,47 @@ pub fn write_files(target: &Target, pages: &[Page]) -> Result<Option<Written>, R
             }))
         }
     }
+}
+
+/// The name ending of a report's analysis beside its HTML page.
+pub const SUMMARY_SUFFIX: &str = ".summary.json";
+
+/// Rebuilds `dir/index.html` from every `<stem>.summary.json` whose
+/// `<stem>.html` is present. A summary that cannot be read is listed among
+/// the warnings, never dropped silently.
+fn write_index(dir: &Path, notes: &RunNotes) -> Result<(), RunError> {
+    let mut notes = notes.clone();
+    let read_err = |source| RunError::Write {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut stems: Vec<String> = fs::read_dir(dir)
+        .map_err(read_err)?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter_map(|n| n.strip_suffix(SUMMARY_SUFFIX).map(str::to_string))
+        .filter(|stem| dir.join(format!("{stem}.html")).is_file())
+        .collect();
+    stems.sort();
+    let mut analyses: Vec<(Analysis, String)> = Vec::new();
+    for stem in stems {
+        let path = dir.join(format!("{stem}{SUMMARY_SUFFIX}"));
+        let parsed = fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str::<Analysis>(&t).map_err(|e| e.to_string()));
+        match parsed {
+            Ok(a) => analyses.push((a, format!("{stem}.html"))),
+            Err(e) => notes.warnings.push(format!(
+                "{}: not listed, the summary cannot be read: {e}",
+                path.display()
+            )),
+        }
+    }
+    let items: Vec<(&Analysis, String)> = analyses.iter().map(|(a, h)| (a, h.clone())).collect();
+    write_file(
+        &dir.join("index.html"),
+        &awrflash_report::index_html_with(&items, &notes),
+    )
 }
 
 /// Writes the pages to `out`: JSON as JSON Lines (one document per
