@@ -483,3 +483,112 @@ fn the_remote_reference_check_catches_each_form() {
     }
     assert!(remote_refs("<a href=\"#AF001\">AF001</a> see https://docs in text").is_empty());
 }
+
+// ---------------------------------------------------------------------------
+// 4. The batch index in a real browser
+
+/// The `data-v` sort keys of the fleet table's per-day column, in DOM order.
+fn per_day_keys(dom: &str) -> Vec<f64> {
+    let body = &dom[dom.find("<tbody>").expect("no fleet table")..];
+    let body = &body[..body.find("</tbody>").unwrap_or(body.len())];
+    body.split("<tr>")
+        .skip(1)
+        .map(|row| {
+            let at = row.find("data-v=\"").expect("row without a sort key") + 8;
+            let v = &row[at..];
+            v[..v.find('"').unwrap()].parse::<f64>().unwrap_or(f64::NAN)
+        })
+        .collect()
+}
+
+/// The database links of the fleet table, in DOM order.
+fn index_links(dom: &str) -> Vec<String> {
+    dom.split("<tr><td><a href=\"")
+        .skip(1)
+        .map(|r| r[..r.find('"').unwrap()].to_string())
+        .collect()
+}
+
+#[test]
+fn the_batch_index_ranks_by_saving_and_sorts_in_chromium() {
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let mut args = vec!["analyze".to_string(), "-q".to_string()];
+    for rel in [
+        "awr-html/11.2.0.4_pcambell-awrrptanalyzor_awrrpt_1_36006_36007.html",
+        "awr-html/11.2.0.4_tanjie07065040-oracle_awr_awrrpt_1_5382_5535.html",
+    ] {
+        args.push(corpus.join(rel).to_str().unwrap().to_string());
+    }
+    args.push("-o".into());
+    args.push(format!("{}/", out.display()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = run(&refs);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let html = fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(!html.contains("unsafe-inline'; img-src data:; script-src 'unsafe-inline"));
+    assert!(remote_refs(&html).is_empty(), "{:?}", remote_refs(&html));
+
+    // As written: no script error, no request, rows by saving, largest first.
+    let page = open(&html, "index", 1200);
+    assert!(
+        page.page_errors().is_empty(),
+        "index.html: {:?}",
+        page.page_errors()
+    );
+    assert!(
+        page.network_requests.is_empty(),
+        "{:?}",
+        page.network_requests
+    );
+    assert!(page.screenshot_bytes > 20_000, "index.html did not render");
+    let keys = per_day_keys(&page.dom);
+    assert_eq!(keys.len(), 2, "{}", page.dom);
+    assert!(
+        keys.windows(2).all(|w| w[0] >= w[1]),
+        "not by saving: {keys:?}"
+    );
+    let as_written = index_links(&page.dom);
+
+    // A click on the Database header (a test script allowed by its hash
+    // beside the page's own) sorts by name; a second click reverses it.
+    for (clicks, reversed) in [(1, false), (2, true)] {
+        let click = "document.querySelector('#fleet thead th').click();".repeat(clicks);
+        let csp_end = html.find("script-src ").unwrap() + "script-src ".len();
+        let mut clicked = html.clone();
+        clicked.insert_str(
+            csp_end,
+            &format!("{} ", awrflash_report::testing::script_hash(&click)),
+        );
+        let clicked = clicked.replace("</body>", &format!("<script>{click}</script></body>"));
+        let page = open(&clicked, &format!("index-click{clicks}"), 1200);
+        assert!(
+            page.page_errors().is_empty(),
+            "clicked: {:?}",
+            page.page_errors()
+        );
+        assert!(
+            page.network_requests.is_empty(),
+            "{:?}",
+            page.network_requests
+        );
+        let links = index_links(&page.dom);
+        let mut by_name = as_written.clone();
+        by_name.sort();
+        if reversed {
+            by_name.reverse();
+        }
+        assert_eq!(links, by_name, "{clicks} click(s) on Database");
+        assert!(
+            page.dom.contains(if reversed {
+                "aria-sort=\"descending\""
+            } else {
+                "aria-sort=\"ascending\""
+            }),
+            "the clicked header does not show its order"
+        );
+    }
+}

@@ -85,16 +85,20 @@ const SORT_SCRIPT: &str = "document.querySelectorAll('table.sortable').forEach(f
 /// The index page's Content-Security-Policy: the report's, plus the sort
 /// script by its SHA-256 hash.
 fn index_csp() -> String {
-    use sha2::{Digest, Sha256};
-    let hash = Sha256::digest(SORT_SCRIPT.as_bytes());
     format!(
-        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-{}'",
-        base64(&hash)
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src {}",
+        script_hash(SORT_SCRIPT)
     )
 }
 
+/// A CSP source allowing one inline script: `'sha256-<base64>'`.
+pub(crate) fn script_hash(script: &str) -> String {
+    use sha2::{Digest, Sha256};
+    format!("'sha256-{}'", base64(&Sha256::digest(script.as_bytes())))
+}
+
 /// Standard base64 with padding.
-fn base64(bytes: &[u8]) -> String {
+pub(crate) fn base64(bytes: &[u8]) -> String {
     const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let pick = |n: u32| char::from(ABC.get((n & 63) as usize).copied().unwrap_or(b'A'));
     let mut out = String::new();
@@ -156,14 +160,14 @@ pub fn render_index(items: &[(&Analysis, String)], notes: &RunNotes) -> String {
                     || fmt::NA.to_string(),
                     |s| fmt::secs_range(s.per_day_low_s, s.per_day_high_s),
                 ),
-                per_day_key: mid.map(|m| fmt::fixed(m, 1)).unwrap_or_default(),
+                per_day_key: mid.map(|m| format!("{m:.1}")).unwrap_or_default(),
                 pct: saving.as_ref().map_or_else(
                     || fmt::NA.to_string(),
                     |s| fmt::pct_range(s.pct_low, s.pct_high),
                 ),
                 pct_key: saving
                     .as_ref()
-                    .map(|s| fmt::fixed((s.pct_low + s.pct_high) / 2.0, 2))
+                    .map(|s| format!("{:.2}", (s.pct_low + s.pct_high) / 2.0))
                     .unwrap_or_default(),
                 bar: saving
                     .as_ref()
@@ -454,5 +458,34 @@ mod tests {
         assert_eq!(xs[0], "23-Nov-26 23:00:00");
         let (xs, _) = short_labels(&["2026-04-02T20:00:03".into(), "2026-04-02T21:00:00".into()]);
         assert_eq!(xs, vec!["20:00:03", "21:00"]);
+    }
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_the_standard_alphabet_and_padding() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+        assert_eq!(base64(&[0xfb, 0xff]), "+/8=");
+    }
+
+    #[test]
+    fn the_index_allows_its_script_by_hash_only() {
+        let page = render_index(&[], &RunNotes::default());
+        // SHA-256 of the empty string, to check the hash itself.
+        assert_eq!(
+            script_hash(""),
+            "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='"
+        );
+        let csp = format!("script-src {}\"", script_hash(SORT_SCRIPT));
+        assert!(page.contains(&csp), "{page}");
+        assert!(!page.contains("unsafe-eval") && !page.contains("script-src 'unsafe-inline'"));
+        assert!(page.contains(&format!("<script>{SORT_SCRIPT}</script>")));
     }
 }

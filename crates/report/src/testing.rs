@@ -311,3 +311,9 @@ mod tests {
         assert_eq!(network_urls(log), vec!["https://example.invalid/x.js"]);
     }
 }
+
+/// The CSP source that allows one inline script (`'sha256-...'`), for a
+/// test that adds a script to a page (a click) and must allow it.
+pub fn script_hash(script: &str) -> String {
+    crate::html::script_hash(script)
+}
