@@ -281,3 +281,78 @@ fn brief_into_a_directory_writes_markdown() {
     assert_eq!(files.len(), 1, "{files:?}");
     assert!(files[0].extension().is_some_and(|e| e == "md"), "{files:?}");
 }
+
+/// The report links of `index.html` in `dir`, in page order.
+fn index_links(dir: &std::path::Path) -> Vec<String> {
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    html.split("<tr><td><a href=\"")
+        .skip(1)
+        .map(|r| r[..r.find('"').unwrap()].to_string())
+        .collect()
+}
+
+#[test]
+fn the_index_is_rebuilt_from_every_report_in_the_output_directory() {
+    let other = root()
+        .join("fixtures/awr-html/awr_23ai_reduced.html")
+        .display()
+        .to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let out = format!("{}/", dir.path().display());
+    let junk = dir.path().join("junk.html");
+    std::fs::write(&junk, "<p>not an <b>AWR</b> report</p>").unwrap();
+    let junk = junk.display().to_string();
+
+    let o = run(&["-q", "analyze", &sample(), &other, &junk, "-o", &out]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let both = index_links(dir.path());
+    assert_eq!(both.len(), 2, "{both:?}");
+    for link in &both {
+        assert!(dir.path().join(link).is_file(), "{link}");
+        let stem = link.strip_suffix(".html").unwrap();
+        assert!(dir.path().join(format!("{stem}.summary.json")).is_file());
+    }
+    // The failed input is listed with its reason, escaped.
+    let html = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
+    let failed = &html[html.find("<section id=\"failed\"").unwrap()..];
+    let failed = &failed[..failed.find("</section>").unwrap()];
+    assert!(failed.contains("junk.html"), "{failed}");
+    assert!(!failed.contains("<b>AWR"), "{failed}");
+
+    // One database again into the same directory: both stay listed.
+    let o = run(&["-q", "analyze", &other, "-o", &out]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let mut again = index_links(dir.path());
+    let mut expected = both.clone();
+    again.sort();
+    expected.sort();
+    assert_eq!(again, expected);
+    // The failed input belonged to the first run.
+    let html = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
+    assert!(!html.contains("junk.html"));
+
+    // A summary that cannot be read (here the one of the database not
+    // re-run) is named among the warnings and its report left out.
+    let solo = tempfile::tempdir().unwrap();
+    let o = run(&[
+        "-q",
+        "analyze",
+        &other,
+        "-o",
+        &format!("{}/", solo.path().display()),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let other_link = index_links(solo.path()).remove(0);
+    let sample_link = both.iter().find(|l| **l != other_link).unwrap();
+    let stem = sample_link.strip_suffix(".html").unwrap();
+    std::fs::write(dir.path().join(format!("{stem}.summary.json")), "{oops").unwrap();
+    let o = run(&["-q", "analyze", &other, "-o", &out]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(index_links(dir.path()), [other_link]);
+    let html = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
+    let warnings = &html[html.find("<section id=\"warnings\"").unwrap()..];
+    assert!(
+        warnings.contains("summary cannot be read") && warnings.contains(stem),
+        "{warnings}"
+    );
+}
