@@ -356,3 +356,64 @@ fn the_index_is_rebuilt_from_every_report_in_the_output_directory() {
         "{warnings}"
     );
 }
+
+/// `awrflash ARGS` with `input` on standard input.
+fn run_piped(args: &[&str], input: &[u8]) -> std::process::Output {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = awrflash()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_dash_reads_one_input_from_standard_input() {
+    let bytes = std::fs::read(sample()).unwrap();
+    let from_file = run(&["-q", "analyze", &sample(), "--format", "json"]);
+    let piped = run_piped(&["-q", "analyze", "-", "--format", "json"], &bytes);
+    assert_eq!(code(&piped), 0, "{}", stderr(&piped));
+    let (a, b): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_str(stdout(&from_file).trim_end()).unwrap(),
+        serde_json::from_str(stdout(&piped).trim_end()).unwrap(),
+    );
+    // The same verdict and figures; only the input's name differs.
+    assert_eq!(a["verdict"], b["verdict"]);
+    assert_eq!(a["database"], b["database"]);
+    assert_eq!(b["inputs"][0]["path"], "<stdin>", "{}", b["inputs"]);
+
+    // Not a report: the error names standard input.
+    let o = run_piped(&["analyze", "-"], b"hello\n");
+    assert_ne!(code(&o), 0);
+    assert!(stderr(&o).contains("<stdin>"), "{}", stderr(&o));
+    // Nothing piped in.
+    let o = run_piped(&["analyze", "-"], b"");
+    assert_ne!(code(&o), 0);
+    assert!(
+        stderr(&o).contains("standard input (-) is empty"),
+        "{}",
+        stderr(&o)
+    );
+
+    // extract takes it as well.
+    let dir = tempfile::tempdir().unwrap();
+    let o = run_piped(
+        &[
+            "-q",
+            "extract",
+            "-",
+            "-o",
+            dir.path().to_str().unwrap(),
+            "--format",
+            "csv",
+        ],
+        &bytes,
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(dir.path().join("snapshots.csv").is_file());
+}

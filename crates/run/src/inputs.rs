@@ -32,6 +32,11 @@ pub enum Unit {
         archive: Box<Archive>,
         index: usize,
     },
+    /// Bytes already read: standard input (`-`), named [`STDIN_NAME`].
+    Memory {
+        name: String,
+        bytes: Arc<[u8]>,
+    },
     /// An input that could not even be opened or listed.
     Failed {
         name: String,
@@ -42,9 +47,10 @@ pub enum Unit {
 impl Unit {
     pub fn name(&self) -> &str {
         match self {
-            Unit::File { name, .. } | Unit::ZipMember { name, .. } | Unit::Failed { name, .. } => {
-                name
-            }
+            Unit::File { name, .. }
+            | Unit::ZipMember { name, .. }
+            | Unit::Memory { name, .. }
+            | Unit::Failed { name, .. } => name,
         }
     }
 
@@ -63,6 +69,7 @@ impl Unit {
                     .map_err(|e| format!("cannot read zip member: {e}"))?;
                 read_capped(member).map_err(|e| format!("corrupt zip member: {e}"))?
             }
+            Unit::Memory { bytes, .. } => bytes.to_vec(),
         };
         if raw.starts_with(&GZIP_MAGIC) {
             return read_capped(flate2::read::MultiGzDecoder::new(raw.as_slice()))
@@ -102,10 +109,44 @@ fn has_glob_chars(s: &str) -> bool {
 /// Expands the arguments in order: directories sorted by path, glob matches
 /// sorted, zip members in archive order.
 pub fn expand(args: &[PathBuf]) -> Vec<Unit> {
+    expand_with_stdin(args, &mut std::io::stdin().lock())
+}
+
+/// How standard input (`-`) is named in messages and reports.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// [`expand`] reading `-` from `stdin`: one input, detected by content like
+/// any file (gzip and zip included); `-` given twice is refused the second time.
+pub fn expand_with_stdin(args: &[PathBuf], stdin: &mut dyn Read) -> Vec<Unit> {
     let mut out = Vec::new();
+    let mut stdin_read = false;
     for arg in args {
         let shown = arg.display().to_string();
-        if arg.is_dir() {
+        if arg.as_os_str() == "-" {
+            if stdin_read {
+                out.push(Unit::Failed {
+                    name: STDIN_NAME.into(),
+                    reason: "standard input (-) given more than once; it is read once".into(),
+                });
+                continue;
+            }
+            stdin_read = true;
+            match read_capped(&mut *stdin) {
+                Ok(bytes) if bytes.is_empty() => out.push(Unit::Failed {
+                    name: STDIN_NAME.into(),
+                    reason: "standard input (-) is empty".into(),
+                }),
+                Ok(bytes) if is_zip(&bytes) => push_zip(STDIN_NAME.into(), bytes.into(), &mut out),
+                Ok(bytes) => out.push(Unit::Memory {
+                    name: STDIN_NAME.into(),
+                    bytes: bytes.into(),
+                }),
+                Err(e) => out.push(Unit::Failed {
+                    name: STDIN_NAME.into(),
+                    reason: format!("cannot read standard input (-): {e}"),
+                }),
+            }
+        } else if arg.is_dir() {
             let mut files = Vec::new();
             walk(arg, &mut files);
             files.sort();
@@ -202,6 +243,11 @@ fn push_file(path: PathBuf, out: &mut Vec<Unit>) {
             return;
         }
     };
+    push_zip(name, bytes, out);
+}
+
+/// The members of a zip archive held in memory, sorted by name.
+fn push_zip(name: String, bytes: Arc<[u8]>, out: &mut Vec<Unit>) {
     let archive = match ZipArchive::new(Cursor::new(bytes)) {
         Ok(a) => a,
         Err(e) => {
@@ -239,6 +285,46 @@ fn skip_member(name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    fn read_all(units: &[Unit]) -> Vec<(String, Result<Vec<u8>, String>)> {
+        units
+            .iter()
+            .map(|u| (u.name().to_string(), u.read()))
+            .collect()
+    }
+
+    #[test]
+    fn a_dash_reads_standard_input_once_gzip_included() {
+        use std::io::Write as _;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(b"WORKLOAD REPOSITORY report").unwrap();
+        let gz = gz.finish().unwrap();
+        let args = [PathBuf::from("-"), PathBuf::from("-")];
+        let units = read_all(&expand_with_stdin(&args, &mut gz.as_slice()));
+        assert_eq!(units.len(), 2);
+        assert_eq!(units[0].0, STDIN_NAME);
+        assert_eq!(
+            units[0].1.as_deref().unwrap(),
+            b"WORKLOAD REPOSITORY report"
+        );
+        let second = units[1].1.as_ref().unwrap_err();
+        assert!(second.contains("more than once"), "{second}");
+
+        let empty = read_all(&expand_with_stdin(&args[..1], &mut &b""[..]));
+        assert!(empty[0].1.as_ref().unwrap_err().contains("is empty"));
+    }
+
+    #[test]
+    fn without_a_dash_standard_input_is_not_read() {
+        struct Refuse;
+        impl Read for Refuse {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                panic!("standard input read without '-'");
+            }
+        }
+        let units = expand_with_stdin(&[PathBuf::from("/no/such/input")], &mut Refuse);
+        assert_eq!(units.len(), 1);
+    }
     use super::*;
     use std::io::Write;
 
