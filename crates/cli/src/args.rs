@@ -115,7 +115,7 @@ Examples:
 
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
-    /// Report files, directories (recursive), globs, .gz files or .zip archives.
+    /// Report files, directories (recursive), globs, .gz files or .zip archives; `-` reads one from standard input.
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
 
@@ -225,7 +225,7 @@ pub enum FailOn {
 
 #[derive(Debug, Args)]
 pub struct ExtractArgs {
-    /// Report files, directories (recursive), globs, .gz files or .zip archives.
+    /// Report files, directories (recursive), globs, .gz files or .zip archives; `-` reads one from standard input.
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
 
@@ -291,7 +291,7 @@ pub struct DevicesArgs {
 
 #[derive(Debug, Args)]
 pub struct ParseArgs {
-    /// Report files, directories (recursive), globs, .gz files or .zip archives.
+    /// Report files, directories (recursive), globs, .gz files or .zip archives; `-` reads one from standard input.
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
 }

@@ -611,6 +611,32 @@ pub fn pareto(names: &[String], values: &[f64], cumulative: &[f64], label: &str)
     svg.finish(label)
 }
 
+/// A one-row bar of the batch index: the low end of a saving solid, the
+/// range to the high end lighter, scaled so `max` fills the width.
+pub fn saving_bar(low: f64, high: f64, max: f64) -> String {
+    const W: f64 = 160.0;
+    let scale = if max > 0.0 && max.is_finite() {
+        W / max
+    } else {
+        0.0
+    };
+    let clamp = |v: f64| {
+        if v.is_finite() {
+            (v * scale).clamp(0.0, W)
+        } else {
+            0.0
+        }
+    };
+    let (l, h) = (clamp(low.min(high)), clamp(low.max(high)));
+    format!(
+        "<svg class=\"bar\" width=\"{w}\" height=\"12\" viewBox=\"0 0 {w} 12\" role=\"img\" aria-label=\"saving bar\"><rect x=\"0\" y=\"1\" width=\"{l}\" height=\"10\" fill=\"{c}\"/><rect x=\"{l}\" y=\"1\" width=\"{r}\" height=\"10\" fill=\"{c}\" fill-opacity=\"0.4\"/></svg>",
+        w = coord(W),
+        l = coord(l),
+        r = coord(h - l),
+        c = PALETTE.first().copied().unwrap_or("#4e79a7"),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -671,30 +697,4 @@ mod tests {
         assert!(pareto(&[], &[], &[], "empty").starts_with("<svg"));
         assert!(stacked_bars(&[], "empty").starts_with("<svg"));
     }
-}
-
-/// A one-row bar of the batch index: the low end of a saving solid, the
-/// range to the high end lighter, scaled so `max` fills the width.
-pub fn saving_bar(low: f64, high: f64, max: f64) -> String {
-    const W: f64 = 160.0;
-    let scale = if max > 0.0 && max.is_finite() {
-        W / max
-    } else {
-        0.0
-    };
-    let clamp = |v: f64| {
-        if v.is_finite() {
-            (v * scale).clamp(0.0, W)
-        } else {
-            0.0
-        }
-    };
-    let (l, h) = (clamp(low.min(high)), clamp(low.max(high)));
-    format!(
-        "<svg class=\"bar\" width=\"{w}\" height=\"12\" viewBox=\"0 0 {w} 12\" role=\"img\" aria-label=\"saving bar\"><rect x=\"0\" y=\"1\" width=\"{l}\" height=\"10\" fill=\"{c}\"/><rect x=\"{l}\" y=\"1\" width=\"{r}\" height=\"10\" fill=\"{c}\" fill-opacity=\"0.4\"/></svg>",
-        w = coord(W),
-        l = coord(l),
-        r = coord(h - l),
-        c = PALETTE.first().copied().unwrap_or("#4e79a7"),
-    )
 }

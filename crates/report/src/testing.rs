@@ -289,6 +289,12 @@ fn network_urls(netlog: &str) -> Vec<String> {
     found
 }
 
+/// The CSP source that allows one inline script (`'sha256-...'`), for a
+/// test that adds a script to a page (a click) and must allow it.
+pub fn script_hash(script: &str) -> String {
+    crate::html::script_hash(script)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,10 +316,4 @@ mod tests {
             {"params":{"url":"file:///tmp/r.html","initiator":"null"}}]}"#;
         assert_eq!(network_urls(log), vec!["https://example.invalid/x.js"]);
     }
-}
-
-/// The CSP source that allows one inline script (`'sha256-...'`), for a
-/// test that adds a script to a page (a click) and must allow it.
-pub fn script_hash(script: &str) -> String {
-    crate::html::script_hash(script)
 }
