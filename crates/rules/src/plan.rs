@@ -35,7 +35,22 @@ pub fn build(
         25,
     );
     let mut plan = projection::plan(w, flash, ranked, opts);
-    let decision = if idle.is_some() {
+    let unavailable = checks::flash_cache_unavailable(w);
+    if unavailable.is_some() {
+        // No flash cache size is ranked where the feature cannot run.
+        plan.options.retain(|o| !o.key.starts_with("flash-cache-"));
+    } else if w.report.header.platform.is_none() {
+        for o in plan
+            .options
+            .iter_mut()
+            .filter(|o| o.key.starts_with("flash-cache-"))
+        {
+            o.notes.push("Database Smart Flash Cache runs only on Oracle Linux and Oracle Solaris; the report does not show the platform.".into());
+        }
+    }
+    let decision = if let Some(why) = unavailable {
+        Err(why)
+    } else if idle.is_some() {
         Err("not enough load for advice (AF004)".to_string())
     } else {
         let rule = catalogue::rule("AF070")?;

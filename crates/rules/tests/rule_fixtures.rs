@@ -346,3 +346,31 @@ fn large_redo_writes_at_a_low_redo_rate_are_not_heavy_load() {
         f.message
     );
 }
+
+#[test]
+fn smart_flash_cache_is_ranked_only_on_oracle_linux_and_solaris() {
+    let dir = common::fixtures().join("rules/AF070");
+    // Fires: the Linux interval ranks flash cache sizes.
+    let fx = common::load(&dir.join("fires.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    assert!(a.options.iter().any(|o| o.key.starts_with("flash-cache-")));
+    // Quiet: on AIX and on Exadata no size is ranked, none is recommended,
+    // and the plan says in one line why not.
+    for (file, why) in [
+        ("aix.toml", "runs only on Oracle Linux and Oracle Solaris"),
+        ("exadata.toml", "not offered on Exadata"),
+    ] {
+        let fx = common::load(&dir.join(file));
+        let a = analyze(&fx.docs, &fx.opts).unwrap();
+        let keys: Vec<_> = a.options.iter().map(|o| o.key.as_str()).collect();
+        assert!(
+            !keys.iter().any(|k| k.starts_with("flash-cache-")),
+            "{file}: {keys:?}"
+        );
+        assert!(!a.findings.iter().any(|f| f.id == "AF070"), "{file}");
+        let fc = a.flash_cache.as_ref().unwrap();
+        assert!(!fc.recommended && fc.sql.is_empty(), "{file}");
+        assert!(fc.reason.contains(why), "{file}: {}", fc.reason);
+        assert!(!fc.reason.contains('\n'), "{file}: {}", fc.reason);
+    }
+}

@@ -374,8 +374,7 @@ impl Check for ExadataOptimized {
         let cell_hits = w.stat_total("cell flash cache read hits");
         let optimized = w.stat_total("physical read requests optimized");
         let total = w.stat_total("physical read total IO requests");
-        let is_cell = w.events.iter().any(|e| e.name.starts_with("cell "));
-        if !is_cell && cell_hits.as_ref().is_none_or(|n| n.value <= 0.0) {
+        if !on_exadata(w) {
             return Vec::new();
         }
         let Some(total) = total.filter(|t| t.value > 0.0) else {
@@ -410,5 +409,36 @@ impl Check for ExadataOptimized {
             );
         }
         vec![h]
+    }
+}
+
+/// The database runs on Exadata storage: `cell ...` wait events, or cell
+/// flash cache read hits in the statistics.
+pub fn on_exadata(w: &IntervalFacts) -> bool {
+    w.events.iter().any(|e| e.name.starts_with("cell "))
+        || w.stat_total("cell flash cache read hits")
+            .is_some_and(|n| n.value > 0.0)
+}
+
+/// Why Database Smart Flash Cache is not an option for this database, in
+/// one line; `None` when it is (or when the report does not show the
+/// platform). It runs only on Oracle Linux and Oracle Solaris (the platform
+/// from the report header), and on Exadata the cell flash cache already
+/// plays its role.
+pub fn flash_cache_unavailable(w: &IntervalFacts) -> Option<String> {
+    if on_exadata(w) {
+        return Some("Database Smart Flash Cache is not offered on Exadata, where the cell flash cache plays its role.".into());
+    }
+    // A report without the platform (Statspack, some text reports) keeps
+    // the option; the plan notes the platform requirement on it.
+    let platform = w.report.header.platform.as_deref()?;
+    let p = platform.to_ascii_lowercase();
+    if p.contains("linux") || p.contains("solaris") {
+        None
+    } else {
+        Some(format!(
+            "Database Smart Flash Cache runs only on Oracle Linux and Oracle Solaris, and this database runs on {}.",
+            platform.trim()
+        ))
     }
 }
