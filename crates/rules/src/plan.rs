@@ -3,7 +3,7 @@
 //! any check runs. The checks read the plan and never change it.
 
 use awrflash_facts::IntervalFacts;
-use awrflash_model::{IostatCapture, SegmentSizes, SysstatSpool};
+use awrflash_model::{IostatCapture, OptionProjection, SegmentSizes, SysstatSpool};
 
 use crate::checks::{self, Ctx, FlashCacheCandidate};
 use crate::devices::DeviceProfile;
@@ -90,5 +90,58 @@ pub fn build(
         }
     }
     plan.flash_cache_pick = decision.ok();
+    if let Some(budget) = opts.flash_capacity_gb {
+        apply_budget(&mut plan, budget);
+    }
     Ok(plan)
+}
+
+/// Whether an option fits the flash budget: an option whose capacity is
+/// unknown is not ruled out (its note says the capacity is unchecked).
+pub fn fits_budget(o: &OptionProjection, budget: Option<f64>) -> bool {
+    match (o.capacity_gb, budget) {
+        (Some(c), Some(b)) => c <= b + 1e-9,
+        _ => true,
+    }
+}
+
+/// With `--flash-capacity-gb`: the options that do not fit go after the
+/// ones that do (each group keeps its order), marked in their notes; a
+/// recommended flash cache larger than the budget is withdrawn.
+fn apply_budget(plan: &mut Plan, budget: f64) {
+    for o in plan.options.iter_mut() {
+        match o.capacity_gb {
+            Some(c) if !fits_budget(o, Some(budget)) => o.notes.push(format!(
+                "does not fit the {} GB flash budget (needs {} GB): ranked after the options that fit, never the best",
+                f0(budget),
+                f0(c)
+            )),
+            Some(_) => {}
+            None => o.notes.push(format!(
+                "capacity not known from the report: check it against the {} GB flash budget",
+                f0(budget)
+            )),
+        }
+    }
+    let (fit, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.options)
+        .into_iter()
+        .partition(|o| fits_budget(o, Some(budget)));
+    plan.options = fit.into_iter().chain(rest).collect();
+    if let Some(pick) = &plan.flash_cache_pick
+        && pick.size_gb > budget + 1e-9
+    {
+        let why = format!(
+            "not recommended: the {} GB it would take does not fit the {} GB flash budget",
+            f0(pick.size_gb),
+            f0(budget)
+        );
+        plan.flash_cache_pick = None;
+        if let Some(fc) = plan.flash_cache.as_mut() {
+            fc.recommended = false;
+            fc.reason = why;
+            fc.sql.clear();
+            fc.size_gb = None;
+            fc.sga_cost_mb = None;
+        }
+    }
 }

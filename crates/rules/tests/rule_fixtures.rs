@@ -374,3 +374,90 @@ fn smart_flash_cache_is_ranked_only_on_oracle_linux_and_solaris() {
         assert!(!fc.reason.contains('\n'), "{file}: {}", fc.reason);
     }
 }
+
+/// Every generated statement of an analysis.
+fn sql_lines(a: &awrflash_model::Analysis) -> Vec<String> {
+    let mut out: Vec<String> = a
+        .findings
+        .iter()
+        .filter_map(|f| f.recommendation.as_ref())
+        .flat_map(|r| r.sql.iter().cloned())
+        .collect();
+    out.extend(a.segments_to_move.iter().filter_map(|s| s.sql.clone()));
+    if let Some(fc) = &a.flash_cache {
+        out.extend(fc.sql.iter().cloned());
+    }
+    out
+}
+
+#[test]
+fn no_advice_means_no_best_option_and_no_sql() {
+    // Fires: the base interval has advice and statements to run.
+    let fx = common::load(&common::fixtures().join("rules/AF070/fires.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    assert!(a.verdict.best_option.is_some());
+    assert!(!sql_lines(&a).is_empty());
+    // Quiet: not enough load, not enough data.
+    for (file, bound) in [
+        ("low_load.toml", "not-enough-load"),
+        ("no_data.toml", "not-enough-data"),
+    ] {
+        let fx = common::load(&common::fixtures().join("rules/AF004").join(file));
+        let a = analyze(&fx.docs, &fx.opts).unwrap();
+        assert_eq!(a.verdict.bound, bound, "{file}: {}", a.verdict.summary);
+        assert!(a.verdict.best_option.is_none(), "{file}");
+        assert!(sql_lines(&a).is_empty(), "{file}: {:?}", sql_lines(&a));
+        assert!(
+            a.flash_cache.as_ref().is_none_or(|fc| !fc.recommended),
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn with_a_flash_budget_only_fitting_options_can_be_best() {
+    let fx = common::load(&common::fixtures().join("rules/AF070/budget.toml"));
+    let budget = fx.opts.flash_capacity_gb.unwrap();
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    let fits = |o: &awrflash_model::OptionProjection| o.capacity_gb.is_none_or(|c| c <= budget);
+    let too_big: Vec<_> = a.options.iter().filter(|o| !fits(o)).collect();
+    assert!(
+        !too_big.is_empty(),
+        "the fixture has options above the budget"
+    );
+    // The ones that do not fit come after every one that does, marked.
+    let first_bad = a.options.iter().position(|o| !fits(o)).unwrap();
+    assert!(a.options[first_bad..].iter().all(|o| !fits(o)));
+    for o in &too_big {
+        assert!(
+            o.notes
+                .iter()
+                .any(|n| n.contains("does not fit the 2 GB flash budget")),
+            "{}: {:?}",
+            o.key,
+            o.notes
+        );
+    }
+    let best = a.verdict.best_option.as_deref().unwrap();
+    let best = a.options.iter().find(|o| o.key == best).unwrap();
+    assert!(
+        fits(best),
+        "{} is best but needs {:?} GB",
+        best.key,
+        best.capacity_gb
+    );
+    assert!(
+        a.flash_cache
+            .as_ref()
+            .is_none_or(|fc| !fc.recommended || fc.size_gb.is_some_and(|s| s <= budget))
+    );
+    // Without the budget the same interval ranks a size above 2 GB first
+    // among the flash cache sizes: the budget is what moved it.
+    let fx = common::load(&common::fixtures().join("rules/AF070/fires.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    assert!(
+        a.options
+            .iter()
+            .any(|o| o.capacity_gb.is_some_and(|c| c > budget))
+    );
+}
