@@ -89,11 +89,33 @@ pub fn build(
             }
         }
     }
+    if let Err(why) = &decision {
+        // A rejected flash cache is shown as rejected, after the ranked
+        // options, never ranked among them.
+        for o in plan
+            .options
+            .iter_mut()
+            .filter(|o| o.key.starts_with("flash-cache-"))
+        {
+            o.notes.push(format!("rejected: {why}"));
+        }
+        let (keep, rejected): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.options)
+            .into_iter()
+            .partition(|o| !o.key.starts_with("flash-cache-"));
+        plan.options = keep.into_iter().chain(rejected).collect();
+    }
     plan.flash_cache_pick = decision.ok();
     if let Some(budget) = opts.flash_capacity_gb {
         apply_budget(&mut plan, budget);
     }
     Ok(plan)
+}
+
+/// Whether an option can be the best one: it fits the budget and is not a
+/// flash cache size the plan rejected.
+pub fn candidate(o: &OptionProjection, plan: &Plan, budget: Option<f64>) -> bool {
+    fits_budget(o, budget)
+        && !(o.key.starts_with("flash-cache-") && plan.flash_cache_pick.is_none())
 }
 
 /// Whether an option fits the flash budget: an option whose capacity is

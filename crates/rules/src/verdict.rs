@@ -50,9 +50,14 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>
     let Some(best) = plan
         .options
         .iter()
-        .find(|o| crate::plan::fits_budget(o, budget))
+        .find(|o| crate::plan::candidate(o, plan, budget))
     else {
-        if let (Some(b), false) = (budget, plan.options.is_empty()) {
+        if let (Some(b), true) = (
+            budget,
+            plan.options
+                .iter()
+                .any(|o| !crate::plan::fits_budget(o, budget)),
+        ) {
             return Verdict {
                 summary: format!(
                     "No flash option fits the {} GB flash budget: every projected option needs more capacity.",

@@ -461,3 +461,21 @@ fn with_a_flash_budget_only_fitting_options_can_be_best() {
             .any(|o| o.capacity_gb.is_some_and(|c| c > budget))
     );
 }
+
+#[test]
+fn a_rejected_flash_cache_is_shown_as_rejected_not_ranked() {
+    let fx = common::load(&common::fixtures().join("rules/AF070/rejected_cpu.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    assert!(a.flash_cache.as_ref().is_some_and(|fc| !fc.recommended));
+    let is_fc = |k: &str| k.starts_with("flash-cache-");
+    let first = a.options.iter().position(|o| is_fc(&o.key)).unwrap();
+    assert!(a.options[first..].iter().all(|o| is_fc(&o.key)));
+    for o in &a.options[first..] {
+        assert!(
+            o.notes.iter().any(|n| n.starts_with("rejected: ")),
+            "{:?}",
+            o.notes
+        );
+    }
+    assert!(a.verdict.best_option.as_deref().is_none_or(|b| !is_fc(b)));
+}
