@@ -479,3 +479,26 @@ fn a_rejected_flash_cache_is_shown_as_rejected_not_ranked() {
     }
     assert!(a.verdict.best_option.as_deref().is_none_or(|b| !is_fc(b)));
 }
+
+#[test]
+fn the_flash_cache_write_gate_counts_data_file_requests_only() {
+    let dir = common::fixtures().join("rules/AF070");
+    // Fires: data files are 10% writes, LGWR the rest.
+    let fx = common::load(&dir.join("datafile_writes.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    assert!(
+        a.findings.iter().any(|f| f.id == "AF070"),
+        "{:?}",
+        a.flash_cache
+    );
+    // Quiet: without the filetype split all writes count.
+    let fx = common::load(&dir.join("total_writes.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    assert!(!a.findings.iter().any(|f| f.id == "AF070"));
+    let fc = a.flash_cache.as_ref().unwrap();
+    assert!(
+        fc.reason.contains("writes are 33.3% of I/O requests"),
+        "{}",
+        fc.reason
+    );
+}

@@ -65,11 +65,24 @@ impl FlashCacheCandidate {
                 f1(single)
             ));
         }
-        if let (Some(r), Some(wr)) = (&w.read_iops, &w.write_iops) {
-            let ws = ratio(wr.value * 100.0, r.value + wr.value);
+        // Data file requests only (IOStat by Filetype) where the report has
+        // them: LGWR, archive and flashback writes never touch the cache.
+        let requests = datafile_requests(w).map(|(r, wr)| (r, wr, "data file writes", "data file"));
+        let totals = match (&w.read_iops, &w.write_iops) {
+            (Some(r), Some(wr)) => Some((r.value, wr.value, "writes", "")),
+            _ => None,
+        };
+        let requests = requests.or(totals);
+        if let Some((r, wr, what, of)) = requests {
+            let ws = ratio(wr * 100.0, r + wr);
             if ws > self.write_share_pct_max {
+                let of = if of.is_empty() {
+                    String::new()
+                } else {
+                    format!("{of} ")
+                };
                 return Err(format!(
-                    "writes are {}% of I/O requests: the flash cache serves read-mostly work",
+                    "{what} are {}% of {of}I/O requests: the flash cache serves read-mostly work",
                     f1(ws)
                 ));
             }
@@ -440,5 +453,26 @@ pub fn flash_cache_unavailable(w: &IntervalFacts) -> Option<String> {
             "Database Smart Flash Cache runs only on Oracle Linux and Oracle Solaris, and this database runs on {}.",
             platform.trim()
         ))
+    }
+}
+
+/// Data file read and write requests per second from IOStat by Filetype,
+/// when the report has a `Data File` row with both.
+fn datafile_requests(w: &IntervalFacts) -> Option<(f64, f64)> {
+    let rows: Vec<_> = w
+        .report
+        .iostat_filetype
+        .iter()
+        .filter(|r| {
+            r.filetype
+                .as_deref()
+                .is_some_and(|f| f.trim().eq_ignore_ascii_case("data file"))
+        })
+        .collect();
+    let r: Option<f64> = rows.iter().map(|x| x.read_reqs_per_s).sum();
+    let wr: Option<f64> = rows.iter().map(|x| x.write_reqs_per_s).sum();
+    match (r, wr) {
+        (Some(r), Some(wr)) if !rows.is_empty() && r + wr > 0.0 => Some((r, wr)),
+        _ => None,
     }
 }
