@@ -53,24 +53,23 @@ fn a_run_with_no_usable_input_exits_2_and_names_each_bad_input() {
     let dir = tempfile::tempdir().unwrap();
     let garbage = dir.path().join("garbage.bin");
     std::fs::write(&garbage, [0u8, 1, 2, 3, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 9, 9]).unwrap();
-    let missing = dir.path().join("missing.html");
+    let empty = dir.path().join("empty.html");
+    std::fs::write(&empty, "").unwrap();
     let o = run(&[
         "analyze",
         garbage.to_str().unwrap(),
-        missing.to_str().unwrap(),
+        empty.to_str().unwrap(),
         "--fail-on",
         "info",
     ]);
     assert_eq!(code(&o), 2);
     let err = stderr(&o);
-    assert!(
-        err.contains(&format!("warning: {}:", garbage.display())),
-        "{err}"
-    );
-    assert!(
-        err.contains(&format!("warning: {}: no such file", missing.display())),
-        "{err}"
-    );
+    for bad in [&garbage, &empty] {
+        assert!(
+            err.contains(&format!("warning: {}:", bad.display())),
+            "{err}"
+        );
+    }
     assert!(err.contains("2 inputs: 0 ok, 2 failed"), "{err}");
     assert!(err.contains("error: no usable input"), "{err}");
     assert!(stdout(&o).is_empty());
@@ -123,6 +122,27 @@ fn rules_and_devices_print_json_lists() {
         let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
         assert!(v.is_array(), "{cmd}");
     }
+}
+
+#[test]
+fn the_device_template_loads_back_with_devices_and_a_guessed_file_is_told_the_shape() {
+    let o = run(&["devices", "--template"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.toml");
+    std::fs::write(&path, stdout(&o)).unwrap();
+    let o = run(&["devices", "--devices", path.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("my-array (flash;"), "{}", stdout(&o));
+    // A guessed single-bracket file: the error says what shape is expected.
+    std::fs::write(&path, "[device]\nname = \"x\"\n").unwrap();
+    let o = run(&["devices", "--devices", path.to_str().unwrap()]);
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains("[[device]]") && err.contains("--template"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -299,6 +319,58 @@ fn a_capture_of_another_day_is_not_used_and_says_why() {
         json["exhibits"]["devices"].as_array().map(Vec::len),
         Some(0)
     );
+}
+
+#[test]
+fn a_report_cut_short_says_so_on_stderr_and_beside_the_verdict_in_every_format() {
+    let root = common::root();
+    let full = std::fs::read(root.join("fixtures/sample/awr_19c_sample.html")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("cut.html");
+    std::fs::write(&input, &full[..full.len() / 3]).unwrap();
+    let shown = input.display().to_string();
+    let said = "the report is cut short";
+    // Default verbosity: the warning that changes the meaning is printed.
+    let o = run(&["analyze", &shown, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with(&format!("awrflash: warning: {shown}:")) && l.contains(said)),
+        "{err}"
+    );
+    let json: serde_json::Value = serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
+    let caveats = json["caveats"].as_array().unwrap();
+    assert_eq!(caveats.len(), 1, "{caveats:?}");
+    assert!(caveats[0]["message"].as_str().unwrap().contains(said));
+    // Beside the verdict, before the expected gain, in the human formats.
+    for (format, gain) in [
+        ("html", "Expected gain"),
+        ("md", "Expected gain"),
+        ("text", "Expected gain"),
+    ] {
+        let o = run(&["analyze", &shown, "--format", format, "--color", "never"]);
+        let out = stdout(&o);
+        let at = out
+            .find(said)
+            .unwrap_or_else(|| panic!("{format}: no caveat\n{out}"));
+        let verdict = out.find("Verdict").or_else(|| out.find("VERDICT")).unwrap();
+        assert!(
+            verdict < at && at < out.find(gain).unwrap(),
+            "{format}:\n{out}"
+        );
+    }
+    // The whole report has no such caveat.
+    let o = run(&[
+        "analyze",
+        root.join("fixtures/sample/awr_19c_sample.html")
+            .to_str()
+            .unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(!stdout(&o).contains("\"caveats\""), "{}", stdout(&o));
+    assert!(!stderr(&o).contains(said), "{}", stderr(&o));
 }
 
 #[test]

@@ -42,7 +42,11 @@ fn corpus_run() -> Option<(Vec<Value>, Hosts)> {
     }
     let o = run(&["analyze", dir, "--format", "json"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let analyses: Vec<Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    // JSON Lines: one document per database.
+    let analyses: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     Some((analyses, hosts))
 }
 

@@ -337,7 +337,7 @@ fn fail_on_exits_1_exactly_when_a_finding_reaches_the_level() {
 }
 
 #[test]
-fn several_databases_need_a_directory_for_html_and_give_a_json_array_on_stdout() {
+fn several_databases_need_a_directory_for_html_and_give_json_lines_on_stdout() {
     let Some(b) = batch() else {
         return;
     };
@@ -360,8 +360,14 @@ fn several_databases_need_a_directory_for_html_and_give_a_json_array_on_stdout()
 
     let o = run(&["-q", "analyze", dir, "--format", "json"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v.as_array().map(Vec::len), Some(groups));
+    // JSON Lines: one document per database, each on its own line.
+    let text = String::from_utf8(o.stdout).unwrap();
+    let docs: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(docs.len(), groups);
+    assert!(docs.iter().all(|d| d["verdict"].is_object()));
 }
 
 #[test]

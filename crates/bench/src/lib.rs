@@ -59,9 +59,101 @@ pub struct Scan {
     pub stopped_at: Option<u64>,
 }
 
-/// The practical limit for the HTML parser: quick-xml's event loop over
-/// the decoded text in the same lenient configuration, doing nothing with
-/// the events.
+/// The lenient scans the HTML parser is measured against, fastest first in
+/// intent. Each walks the raw bytes of a report once and counts what it saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Floor {
+    /// `memchr` from each `<` to its `>`: tags and the text between them,
+    /// no UTF-8 check, no names, no attributes.
+    TagScan,
+    /// quick-xml 0.39's slice reader over the bytes (its events are bytes,
+    /// no per-event UTF-8 check), lenient configuration.
+    QuickXmlBytes,
+    /// quick-xml 0.42 (the parser's tokenizer until now) over the decoded
+    /// text: every event is UTF-8 checked.
+    QuickXmlStr,
+}
+
+impl Floor {
+    pub const ALL: [Floor; 3] = [Floor::TagScan, Floor::QuickXmlBytes, Floor::QuickXmlStr];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Floor::TagScan => "memchr tag scan",
+            Floor::QuickXmlBytes => "quick-xml 0.39 bytes",
+            Floor::QuickXmlStr => "quick-xml 0.42 str",
+        }
+    }
+
+    /// Runs this scan over `bytes` (the 0.42 scan decodes them first, as
+    /// the parser did).
+    pub fn run(self, bytes: &[u8]) -> Scan {
+        match self {
+            Floor::TagScan => tag_scan(bytes),
+            Floor::QuickXmlBytes => quick_xml_bytes_scan(bytes),
+            Floor::QuickXmlStr => raw_scan(&awrflash_parse::decode::decode(bytes)),
+        }
+    }
+}
+
+/// Counts tags and text runs: from each `<` to the next `>` is a tag, the
+/// bytes between a `>` and the next `<` are text. The cheapest lenient
+/// tokenization of HTML there is.
+pub fn tag_scan(bytes: &[u8]) -> Scan {
+    let mut scan = Scan::default();
+    let mut rest = bytes;
+    loop {
+        let Some(lt) = memchr::memchr(b'<', rest) else {
+            if !rest.is_empty() {
+                scan.events += 1;
+                scan.text_bytes += rest.len() as u64;
+            }
+            break;
+        };
+        if lt > 0 {
+            scan.events += 1;
+            scan.text_bytes += lt as u64;
+        }
+        let tag = rest.get(lt + 1..).unwrap_or_default();
+        let Some(gt) = memchr::memchr(b'>', tag) else {
+            scan.stopped_at = Some((bytes.len() - tag.len()) as u64);
+            break;
+        };
+        scan.events += 1;
+        rest = tag.get(gt + 1..).unwrap_or_default();
+    }
+    scan
+}
+
+/// quick-xml 0.39's slice reader over the raw bytes, lenient, events counted.
+pub fn quick_xml_bytes_scan(bytes: &[u8]) -> Scan {
+    use quick_xml_bytes::events::Event as E;
+    let mut reader = quick_xml_bytes::Reader::from_reader(bytes);
+    let config = reader.config_mut();
+    config.check_end_names = false;
+    config.check_comments = false;
+    config.allow_unmatched_ends = true;
+    config.allow_dangling_amp = true;
+    let mut scan = Scan::default();
+    loop {
+        match reader.read_event() {
+            Ok(E::Eof) => break,
+            Ok(E::Text(t)) => {
+                scan.events += 1;
+                scan.text_bytes += t.len() as u64;
+            }
+            Ok(_) => scan.events += 1,
+            Err(_) => {
+                scan.stopped_at = Some(reader.buffer_position());
+                break;
+            }
+        }
+    }
+    scan
+}
+
+/// quick-xml 0.42's event loop over the decoded text in the parser's
+/// lenient configuration, doing nothing with the events.
 pub fn raw_scan(text: &str) -> Scan {
     let mut reader = quick_xml::Reader::from_str(text);
     let config = reader.config_mut();
@@ -203,6 +295,25 @@ mod tests {
     #[test]
     fn reports_without_snap_labels_are_left_alone() {
         assert_eq!(with_snap_ids(b"Begin snapshot 1", 1, 2), None);
+    }
+
+    #[test]
+    fn every_floor_reads_unbalanced_html_to_the_end() {
+        let html = b"<html><table><tr><td>1<td>2</tr></table></body></html>";
+        for floor in Floor::ALL {
+            let scan = floor.run(html);
+            assert_eq!(scan.stopped_at, None, "{}", floor.name());
+            assert_eq!(scan.text_bytes, 2, "{}", floor.name());
+            assert!(scan.events >= 10, "{}: {scan:?}", floor.name());
+        }
+    }
+
+    #[test]
+    fn tag_scan_stops_at_an_unclosed_tag() {
+        let scan = tag_scan(b"ab<td>c<tr");
+        assert_eq!(scan.stopped_at, Some(8));
+        assert_eq!(scan.text_bytes, 3);
+        assert_eq!(scan.events, 3);
     }
 
     #[test]

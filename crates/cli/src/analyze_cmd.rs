@@ -4,7 +4,7 @@
 use std::fs;
 use std::io::{self, Write};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use awrflash_model::{Analysis, DbKey, Severity};
 use awrflash_run::output::{self, OutFormat as Out, Page, Target, Written};
 use awrflash_run::{Database, Databases};
@@ -21,8 +21,13 @@ struct DbResult {
 }
 
 pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
-    let target = output::target(args.output.as_deref(), args.format.map(out_format));
+    // Everything that can be checked without parsing, first.
+    let format = args.format.map(out_format);
+    crate::validate::output_extension(args.output.as_deref(), format)?;
+    let target = brief(output::target(args.output.as_deref(), format), args)?;
     let opts = advisor_options(&args.advisor)?;
+    crate::validate::advisor(&opts, args.advisor.roles.as_deref())?;
+    crate::validate::inputs_exist(&args.inputs)?;
     let dbs = load::load_databases(&args.inputs, args.advisor.roles.as_deref(), ui)?;
     let keys: Vec<&DbKey> = dbs.databases.iter().map(|d| &d.key).collect();
     output::check(&target, &keys)?;
@@ -38,7 +43,7 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
             plural(r.analysis.findings.len(), "finding", "findings")
         ));
     }
-    write_output(&target, &results, ui)?;
+    write_output(&target, &results, ui, args.brief)?;
     Ok(exit_for_findings(&results, args.fail_on))
 }
 
@@ -89,7 +94,24 @@ fn report_attachments(dbs: &Databases, ui: &Ui) {
     }
 }
 
-fn out_format(f: OutFormat) -> Out {
+/// `--brief` is Markdown: the default format of stdout (text) or of a
+/// directory (HTML) becomes Markdown; any other format with it is a usage error.
+fn brief(target: Target, args: &AnalyzeArgs) -> Result<Target> {
+    if !args.brief {
+        return Ok(target);
+    }
+    Ok(match target {
+        Target::Stdout(Out::Text) if args.format.is_none() => Target::Stdout(Out::Md),
+        Target::Dir(dir, Out::Html) if args.format.is_none() => Target::Dir(dir, Out::Md),
+        Target::Stdout(Out::Md) | Target::File(_, Out::Md) | Target::Dir(_, Out::Md) => target,
+        other => bail!(
+            "--brief is Markdown; the output is {} (use --format md or -o FILE.md)",
+            other.format().extension()
+        ),
+    })
+}
+
+pub(crate) fn out_format(f: OutFormat) -> Out {
     match f {
         OutFormat::Html => Out::Html,
         OutFormat::Md => Out::Md,
@@ -98,7 +120,7 @@ fn out_format(f: OutFormat) -> Out {
     }
 }
 
-fn advisor_options(a: &AdvisorArgs) -> Result<awrflash_rules::Options> {
+pub(crate) fn advisor_options(a: &AdvisorArgs) -> Result<awrflash_rules::Options> {
     let devices_toml = match &a.devices {
         Some(p) => Some(
             fs::read_to_string(p)
@@ -114,14 +136,25 @@ fn advisor_options(a: &AdvisorArgs) -> Result<awrflash_rules::Options> {
     })
 }
 
-fn write_output(target: &Target, results: &[DbResult], ui: &Ui) -> Result<()> {
-    let color = matches!(target, Target::Stdout(_)) && ui.color;
+fn write_output(target: &Target, results: &[DbResult], ui: &Ui, brief: bool) -> Result<()> {
+    let stdout = matches!(target, Target::Stdout(_));
+    let color = stdout && ui.color;
+    // The terminal's width on stdout; a file gets the default width.
+    let width = if stdout {
+        ui.width
+    } else {
+        awrflash_report::TEXT_WIDTH
+    };
     let pages: Vec<Page> = results
         .iter()
         .map(|r| Page {
             key: &r.key,
             analysis: &r.analysis,
-            text: output::render(&r.analysis, target.format(), color),
+            text: match target.format() {
+                Out::Md if brief => awrflash_report::markdown_brief(&r.analysis),
+                Out::Text => awrflash_report::text_width(&r.analysis, color, width),
+                other => output::render(&r.analysis, other, color),
+            },
         })
         .collect();
     if let Target::Stdout(format) = target {

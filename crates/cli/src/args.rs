@@ -11,7 +11,7 @@ Examples:
   awrflash analyze reports/ -o out/                  one HTML report per database + index.html
   awrflash analyze week.zip iostat.txt -o prod.html --channel-mbps 1600
   awrflash analyze 'awr/*.html' --format json --fail-on critical
-  awrflash extract week.zip --out tables/ --to parquet
+  awrflash extract week.zip -o tables/ --format parquet
   awrflash rules AF001
 
 Exit status: 0 ok, 1 findings at or above --fail-on, 2 input or usage error.";
@@ -47,6 +47,15 @@ pub struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN", help_heading = "Global options")]
     pub color: ColorWhen,
 
+    /// Site defaults file [default: ./awrflash.toml when present]; flags win.
+    #[arg(
+        long,
+        global = true,
+        value_name = "FILE.toml",
+        help_heading = "Global options"
+    )]
+    pub config: Option<PathBuf>,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -63,8 +72,11 @@ pub enum Command {
     /// Analyse reports and captures: verdict, findings, options, segments to move.
     #[command(after_help = ANALYZE_HELP)]
     Analyze(AnalyzeArgs),
+    /// Compare a before and an after window of one database with the advisor's projection.
+    #[command(after_help = COMPARE_HELP)]
+    Compare(CompareArgs),
     /// Write the parsed inputs as tidy tables (CSV or Parquet), one file per table.
-    #[command(after_help = "Example:\n  awrflash extract week.zip --out tables/ --to parquet")]
+    #[command(after_help = "Example:\n  awrflash extract week.zip -o tables/ --format parquet")]
     Extract(ExtractArgs),
     /// List the rule catalogue, or print one rule's documentation.
     Rules(RulesArgs),
@@ -77,9 +89,11 @@ pub enum Command {
         after_help = "Example:\n  awrflash completions bash > /etc/bash_completion.d/awrflash"
     )]
     Completions(CompletionsArgs),
-    /// Print the man page (roff).
-    #[command(after_help = "Example:\n  awrflash man > awrflash.1 && man ./awrflash.1")]
-    Man,
+    /// Print a man page (roff), or write every page to a directory.
+    #[command(
+        after_help = "Examples:\n  awrflash man > awrflash.1 && man ./awrflash.1\n  awrflash man analyze > awrflash-analyze.1\n  awrflash man --dir /usr/local/share/man/man1"
+    )]
+    Man(ManArgs),
 }
 
 const ANALYZE_HELP: &str = "\
@@ -117,6 +131,11 @@ pub struct AnalyzeArgs {
     #[arg(long, value_enum, value_name = "SEVERITY")]
     pub fail_on: Option<FailOn>,
 
+    /// The short Markdown for a ticket comment: verdict, options, top findings
+    /// (implies --format md).
+    #[arg(long)]
+    pub brief: bool,
+
     #[command(flatten)]
     pub advisor: AdvisorArgs,
 }
@@ -134,7 +153,7 @@ pub struct AdvisorArgs {
     pub flash_capacity_gb: Option<f64>,
 
     /// Device profile to project with (see `awrflash devices`).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", help = device_help())]
     pub device: Option<String>,
 
     /// Extra device profiles from a TOML file (same layout as rules/devices.toml).
@@ -145,6 +164,48 @@ pub struct AdvisorArgs {
     /// (`device,role`) mapping; device summaries are then grouped by role.
     #[arg(long, value_name = "FILE")]
     pub roles: Option<PathBuf>,
+}
+
+const COMPARE_HELP: &str = "\
+Reports are matched by database (DBID and instance, as analyze groups them); a pair of \
+different databases is refused. With several intervals a side, the hours of day both sides \
+cover are compared (--window), and the choice is stated.
+
+Examples:
+  awrflash compare --before jan/ --after feb/ -o compare.html
+  awrflash compare --before awrrpt_1_100_101.html --after awrrpt_1_900_901.html --format json";
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Reports of the window before the change (files, directories, globs, .gz, .zip).
+    #[arg(long, required = true, num_args = 1.., value_name = "INPUT")]
+    pub before: Vec<PathBuf>,
+
+    /// Reports of the window after the change.
+    #[arg(long, required = true, num_args = 1.., value_name = "INPUT")]
+    pub after: Vec<PathBuf>,
+
+    /// Write to FILE (one database) or DIR/ (one file per database).
+    #[arg(long, short = 'o', value_name = "FILE|DIR/")]
+    pub output: Option<PathBuf>,
+
+    /// Output format [default: text on stdout; from the -o extension; html for a directory].
+    #[arg(long, short = 'f', value_enum, value_name = "FORMAT")]
+    pub format: Option<OutFormat>,
+
+    /// Which intervals to compare: auto (same hours of day when the sides share some), whole, same-hours.
+    #[arg(long, value_enum, default_value_t = WindowArg::Auto, value_name = "WHICH")]
+    pub window: WindowArg,
+
+    #[command(flatten)]
+    pub advisor: AdvisorArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WindowArg {
+    Auto,
+    Whole,
+    SameHours,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -169,11 +230,12 @@ pub struct ExtractArgs {
     pub inputs: Vec<PathBuf>,
 
     /// Directory to write the tables to (created if missing).
-    #[arg(long, value_name = "DIR")]
+    // `--out` and `--to` are the spellings of earlier releases, kept hidden.
+    #[arg(long = "output", short = 'o', alias = "out", value_name = "DIR")]
     pub out: PathBuf,
 
     /// Table file format.
-    #[arg(long, value_enum, default_value_t = TableFormatArg::Parquet, value_name = "FORMAT")]
+    #[arg(long = "format", short = 'f', alias = "to", value_enum, default_value_t = TableFormatArg::Parquet, value_name = "FORMAT")]
     pub to: TableFormatArg,
 }
 
@@ -199,11 +261,29 @@ pub struct RulesArgs {
     pub format: ListFormat,
 }
 
+/// `--device`'s help: the built-in profile names from `rules/devices.toml`,
+/// the default first.
+fn device_help() -> String {
+    let names = awrflash_rules::builtin_device_names();
+    let (default, rest) = names
+        .split_first()
+        .map_or(("", &[][..]), |(d, r)| (d.as_str(), r));
+    format!(
+        "Device profile to project with: {default} (the default), {}, or one from a --devices file (see `awrflash devices`)",
+        rest.join(", ")
+    )
+}
+
 #[derive(Debug, Args)]
 pub struct DevicesArgs {
     /// Also list the profiles of this TOML file.
     #[arg(long, value_name = "FILE.toml")]
     pub devices: Option<PathBuf>,
+
+    /// Print an editable device file (the default profile under a new name,
+    /// every field commented) that loads back with `--devices FILE`.
+    #[arg(long, conflicts_with = "devices")]
+    pub template: bool,
 
     #[arg(long, short = 'f', value_enum, default_value_t = ListFormat::Text, value_name = "FORMAT")]
     pub format: ListFormat,
@@ -214,6 +294,17 @@ pub struct ParseArgs {
     /// Report files, directories (recursive), globs, .gz files or .zip archives.
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A subcommand (e.g. analyze): print its page, awrflash-analyze(1).
+    #[arg(value_name = "COMMAND", conflicts_with = "dir")]
+    pub command: Option<String>,
+
+    /// Write awrflash.1 and one awrflash-COMMAND.1 per subcommand into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -66,12 +66,7 @@ fn rule_doc(r: &RuleSpec) -> String {
     if !r.citations.is_empty() {
         s.push_str("\nCitations:\n");
         for c in &r.citations {
-            let title = c
-                .title
-                .as_deref()
-                .map(|t| format!(" ({t})"))
-                .unwrap_or_default();
-            s.push_str(&format!("  {}, {}{title}\n", c.seed, c.section));
+            s.push_str(&format!("  {}\n", c.label()));
         }
     }
     s
@@ -102,6 +97,14 @@ fn indent_by(text: &str, pad: &str) -> String {
 }
 
 pub fn devices(args: &DevicesArgs) -> Result<u8> {
+    if args.template {
+        let t = awrflash_rules::device_template().context("building the device template")?;
+        let stdout = io::stdout();
+        let mut out = io::BufWriter::new(stdout.lock());
+        write!(out, "{t}")?;
+        out.flush()?;
+        return Ok(0);
+    }
     let devices_toml = match &args.devices {
         Some(p) => Some(
             fs::read_to_string(p)
@@ -132,13 +135,30 @@ fn device_list(devices: &[DeviceSpec]) -> String {
         } else {
             ""
         };
+        let default = if d.default { "; the default" } else { "" };
         s.push_str(&format!(
-            "{} ({}; 8K read {} ms, 8K write {} ms at one outstanding I/O{assumed})\n",
+            "{} ({}; 8K read {} ms, 8K write {} ms at one outstanding I/O{assumed}{default})\n",
             d.name, d.class, d.read_8k_ms_qd1, d.write_8k_ms_qd1
         ));
         s.push_str(&format!("{}\n", indent(&d.description)));
+        let (rl, rh) = d.read_range_ms;
+        let (wl, wh) = d.write_range_ms;
+        if rl < rh || wl < wh {
+            s.push_str(&format!(
+                "{}\n",
+                indent(&format!(
+                    "class range: 8K read {rl}-{rh} ms, 8K write {wl}-{wh} ms"
+                ))
+            ));
+        }
         if !d.source.is_empty() {
             s.push_str(&format!("{}\n", indent(&format!("source: {}", d.source))));
+        }
+        if !d.derivation.is_empty() {
+            s.push_str(&format!(
+                "{}\n",
+                indent(&format!("derivation: {}", d.derivation))
+            ));
         }
     }
     s

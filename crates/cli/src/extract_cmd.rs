@@ -8,6 +8,7 @@ use crate::load;
 use crate::ui::Ui;
 
 pub fn run(args: &ExtractArgs, ui: &Ui) -> Result<u8> {
+    crate::validate::inputs_exist(&args.inputs)?;
     // Same order and de-duplication as `analyze`: by database, then snapshot
     // time; every input goes into the tables, attached or not.
     let grouped = awrflash_run::group(load::load_usable(&args.inputs, ui)?);

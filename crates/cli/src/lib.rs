@@ -7,11 +7,14 @@
 mod analyze_cmd;
 mod args;
 mod catalog_cmd;
+mod compare_cmd;
+mod config;
 mod extract_cmd;
 mod gen_cmd;
 mod load;
 mod parse_cmd;
 mod ui;
+mod validate;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -24,7 +27,7 @@ pub use args::{Cli, Command};
 pub const EXIT_INPUT_ERROR: u8 = 2;
 
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let mut cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_INPUT_ERROR } else { 0 };
@@ -40,14 +43,19 @@ pub fn main() -> ExitCode {
             .build_global();
     }
     let ui = ui::Ui::new(cli.quiet, cli.verbose, cli.color);
+    if let Err(e) = apply_config(&mut cli) {
+        let _ = writeln!(io::stderr(), "awrflash: error: {e:#}");
+        return ExitCode::from(EXIT_INPUT_ERROR);
+    }
     let result = match &cli.command {
         Command::Analyze(args) => analyze_cmd::run(args, &ui),
         Command::Extract(args) => extract_cmd::run(args, &ui),
+        Command::Compare(args) => compare_cmd::run(args, &ui),
         Command::Rules(args) => catalog_cmd::rules(args),
         Command::Devices(args) => catalog_cmd::devices(args),
         Command::Parse(args) => parse_cmd::run(args, &ui),
         Command::Completions(args) => gen_cmd::completions(args),
-        Command::Man => gen_cmd::man(),
+        Command::Man(args) => gen_cmd::man(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -57,6 +65,27 @@ pub fn main() -> ExitCode {
             ExitCode::from(EXIT_INPUT_ERROR)
         }
     }
+}
+
+/// Site defaults from the config file, for the commands that use them.
+fn apply_config(cli: &mut Cli) -> anyhow::Result<()> {
+    let explicit = cli.config.as_deref();
+    let uses_config = matches!(cli.command, Command::Analyze(_) | Command::Devices(_));
+    if !uses_config && explicit.is_none() {
+        return Ok(());
+    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let Some((_, config)) = config::load(explicit, &cwd)? else {
+        return Ok(());
+    };
+    match &mut cli.command {
+        Command::Analyze(args) => config::apply(&config, &mut args.advisor),
+        Command::Devices(args) if args.devices.is_none() => {
+            args.devices.clone_from(&config.devices);
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -61,9 +61,27 @@ pub fn report(loaded: &Loaded, ui: &Ui) {
         ui.warn(message);
     }
     let warnings: usize = loaded.docs.iter().map(|d| d.warnings().len()).sum();
+    // A warning that changes how the result reads (a report cut short,
+    // snapshots across a shutdown, a hidden identity) is printed at the
+    // default verbosity; the others with `-v`.
+    for d in &loaded.docs {
+        for w in d.warnings().iter().filter(|w| w.is_meaning_changing()) {
+            let section = if w.section.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", w.section)
+            };
+            ui.warn(&format!(
+                "{}:{}:{section} {}",
+                d.source().path,
+                w.line,
+                w.message
+            ));
+        }
+    }
     if ui.verbose > 0 {
         for d in &loaded.docs {
-            for w in d.warnings() {
+            for w in d.warnings().iter().filter(|w| !w.is_meaning_changing()) {
                 ui.note(&format!(
                     "{}:{}: [{}] {}",
                     d.source().path,

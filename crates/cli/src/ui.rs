@@ -10,6 +10,8 @@ pub struct Ui {
     pub quiet: bool,
     pub verbose: u8,
     pub color: bool,
+    /// Columns of the terminal report on stdout.
+    pub width: usize,
 }
 
 impl Ui {
@@ -21,6 +23,10 @@ impl Ui {
                 color,
                 std::io::stdout().is_terminal(),
                 std::env::var_os("NO_COLOR"),
+            ),
+            width: page_width(
+                std::env::var("COLUMNS").ok().as_deref(),
+                terminal_size::terminal_size_of(std::io::stdout()).map(|(w, _)| usize::from(w.0)),
             ),
         }
     }
@@ -48,9 +54,28 @@ fn use_color(when: ColorWhen, tty: bool, no_color: Option<std::ffi::OsString>) -
     }
 }
 
+/// `COLUMNS` when it holds a number, else the terminal's width, else 100
+/// (a pipe or a file).
+fn page_width(columns: Option<&str>, terminal: Option<usize>) -> usize {
+    columns
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|c| *c > 0)
+        .or(terminal)
+        .unwrap_or(awrflash_report::TEXT_WIDTH)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_page_width_comes_from_columns_then_the_terminal() {
+        assert_eq!(page_width(Some("160"), Some(80)), 160);
+        assert_eq!(page_width(Some("wide"), Some(80)), 80);
+        assert_eq!(page_width(None, Some(132)), 132);
+        assert_eq!(page_width(None, None), 100);
+        assert_eq!(page_width(Some("0"), None), 100);
+    }
 
     #[test]
     fn auto_colour_needs_a_terminal_and_no_no_color() {

@@ -76,6 +76,9 @@ pub struct IntervalFacts<'a> {
     pub redo_writes_s: Option<Num>,
     pub avg_redo_write_kb: Option<Num>,
     pub txn_per_s: Option<Num>,
+    /// SQL executions per second (Load Profile `Executes`, else the
+    /// `execute count` activity statistic).
+    pub exec_per_s: Option<Num>,
     pub block_size: f64,
     pub buffer_cache_bytes: Option<Num>,
     pub rac: bool,
@@ -101,6 +104,7 @@ impl<'a> IntervalFacts<'a> {
             redo_writes_s: None,
             avg_redo_write_kb: None,
             txn_per_s: None,
+            exec_per_s: None,
             block_size: report
                 .cache_sizes
                 .std_block_size
@@ -182,6 +186,12 @@ impl<'a> IntervalFacts<'a> {
         self.txn_per_s = r
             .load_profile_row("Transactions")
             .and_then(|l| l.per_second.map(|v| self.num(v, &l.src)));
+        // `Executes (SQL)` from 12c, `Executes` before: the Load Profile
+        // lookup ignores the unit suffix.
+        self.exec_per_s = r
+            .load_profile_row("Executes")
+            .and_then(|l| l.per_second.map(|v| self.num(v, &l.src)))
+            .or_else(|| self.stat_rate("execute count"));
         self.buffer_cache_bytes = r
             .cache_sizes
             .buffer_cache_bytes
@@ -600,23 +610,46 @@ impl<'a> IntervalFacts<'a> {
         n.map(|n| n.value / el)
     }
 
-    /// The wait histograms of the key I/O and redo events, one per event,
+    /// Transactions in the interval: Load Profile transactions per second x
+    /// elapsed. The count DB time per transaction divides by.
+    pub fn transactions(&self) -> Option<f64> {
+        self.per_second_count(self.txn_per_s.as_ref())
+    }
+
+    /// SQL executions in the interval: executions per second x elapsed.
+    pub fn executions(&self) -> Option<f64> {
+        self.per_second_count(self.exec_per_s.as_ref())
+    }
+
+    fn per_second_count(&self, rate: Option<&Num>) -> Option<f64> {
+        let el = self.elapsed_s.as_ref()?.value;
+        rate.map(|r| r.value * el).filter(|c| *c > 0.0)
+    }
+
+    /// One event's latency distribution, merged from every Wait Event
+    /// Histogram table the report prints for it.
+    pub fn distribution(&self, event: &str) -> Option<crate::Distribution> {
+        crate::histogram::merge(&self.report.wait_histogram, event)
+    }
+
+    /// The wait histograms of the key I/O and redo events, one per event
+    /// (every table the report prints for it merged into one distribution),
     /// sorted by event name.
     pub fn key_histograms(&self) -> Vec<HistogramRow> {
-        let mut h: Vec<_> = self
+        let mut names: Vec<&str> = self
             .report
             .wait_histogram
             .iter()
-            .filter(|h| {
-                KEY_HISTOGRAMS
-                    .iter()
-                    .any(|k| h.event.eq_ignore_ascii_case(k))
-            })
-            .cloned()
+            .map(|h| h.event.trim())
+            .filter(|e| KEY_HISTOGRAMS.iter().any(|k| e.eq_ignore_ascii_case(k)))
             .collect();
-        h.sort_by(|a, b| a.event.cmp(&b.event).then(a.src.line.cmp(&b.src.line)));
-        h.dedup_by(|a, b| a.event.eq_ignore_ascii_case(&b.event));
-        h
+        names.sort_unstable();
+        names.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        names
+            .into_iter()
+            .filter_map(|e| self.distribution(e))
+            .map(|d| d.to_row())
+            .collect()
     }
 
     /// Host CPU and channel MB/s from iostat captures where the report has
@@ -717,4 +750,33 @@ fn weighted_blocks_per_read(rows: &[FileIoRow]) -> Option<(f64, f64)> {
         }
     }
     (n > 0.0).then(|| (s / n, n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use awrflash_model::{Header, LoadProfileRow};
+
+    #[test]
+    fn executions_and_transactions_come_from_the_load_profile_rates() {
+        let lp = |name: &str, ps: f64| LoadProfileRow {
+            name: name.into(),
+            per_second: Some(ps),
+            src: SourceRef::new("Load Profile", 7),
+            ..Default::default()
+        };
+        let r = DbReport {
+            header: Header {
+                elapsed_s: Some(600.0),
+                ..Default::default()
+            },
+            load_profile: vec![lp("Executes (SQL):", 250.0), lp("Transactions:", 12.5)],
+            ..Default::default()
+        };
+        let f = IntervalFacts::new(&r);
+        assert_eq!(f.exec_per_s.as_ref().map(|n| n.value), Some(250.0));
+        assert_eq!(f.executions(), Some(150_000.0));
+        assert_eq!(f.transactions(), Some(7_500.0));
+        assert_eq!(f.exec_per_s.and_then(|n| n.src).map(|s| s.line), Some(7));
+    }
 }

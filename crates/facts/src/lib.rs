@@ -13,12 +13,14 @@
 //! whole-window mean) come from [`awrflash_model::stats`].
 
 pub mod classes;
+pub mod histogram;
 mod interval;
 mod num;
 mod size;
 mod trend;
 
 pub use classes::*;
+pub use histogram::Distribution;
 pub use interval::{Ev, IntervalFacts, KEY_HISTOGRAMS};
 pub use num::{Num, ratio, round};
 pub use size::parse_size;

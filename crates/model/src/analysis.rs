@@ -26,6 +26,53 @@ impl Severity {
     }
 }
 
+/// What limits a projected gain (serialised as `cpu`, `channel`,
+/// `io-share`, `none`, `not-enough-data`, `not-enough-load`).
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Bound {
+    /// No saturated resource: the projection's gain stands.
+    #[default]
+    None,
+    /// Host CPU headroom caps the throughput.
+    Cpu,
+    /// I/O channel bandwidth caps the throughput.
+    Channel,
+    /// I/O waits are too small a share of DB time for flash to matter.
+    IoShare,
+    /// The inputs lack what a projection needs.
+    NotEnoughData,
+    /// An idle interval: no advice.
+    NotEnoughLoad,
+}
+
+impl Bound {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bound::None => "none",
+            Bound::Cpu => "cpu",
+            Bound::Channel => "channel",
+            Bound::IoShare => "io-share",
+            Bound::NotEnoughData => "not-enough-data",
+            Bound::NotEnoughLoad => "not-enough-load",
+        }
+    }
+}
+
+impl std::fmt::Display for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for Bound {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
 /// Where a cited number came from: file, section, line.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(default)]
@@ -61,6 +108,19 @@ pub struct Citation {
     pub title: Option<String>,
 }
 
+impl Citation {
+    /// What a human format prints: the document's title (its file name when
+    /// the title is unknown) and the section.
+    pub fn label(&self) -> String {
+        let doc = self.title.as_deref().unwrap_or(&self.seed);
+        if self.section.is_empty() {
+            doc.to_string()
+        } else {
+            format!("{doc}, {}", self.section)
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Recommendation {
@@ -81,8 +141,7 @@ pub struct Projection {
     pub response_ratio_high: f64,
     /// Throughput gain cap from the bottleneck law (e.g. 1.3 = +30%), if any.
     pub throughput_cap: Option<f64>,
-    /// `cpu`, `channel`, `none`, ...
-    pub bound: String,
+    pub bound: Bound,
     /// The arithmetic, one line per affected wait.
     pub steps: Vec<ProjectionStep>,
 }
@@ -99,6 +158,10 @@ pub struct ProjectionStep {
     pub saved_s_low: f64,
     pub saved_s_high: f64,
     pub src: Option<EvidenceSrc>,
+    /// How the new latency was reached: bucket by bucket from the wait
+    /// histogram, or from the average where the report has none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub method: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -190,16 +253,29 @@ pub struct FlashCachePlan {
     pub sql: Vec<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Verdict {
     pub summary: String,
     /// Expected DB time reduction, percent, low-high.
     pub gain_pct_low: f64,
     pub gain_pct_high: f64,
-    /// What limits the gain: `cpu`, `channel`, `io-share`, `none`, `not-enough-data`.
-    pub bound: String,
+    /// What limits the gain.
+    pub bound: Bound,
     pub best_option: Option<String>,
+}
+
+/// A verdict nobody made: not enough data.
+impl Default for Verdict {
+    fn default() -> Self {
+        Verdict {
+            summary: String::new(),
+            gain_pct_low: 0.0,
+            gain_pct_high: 0.0,
+            bound: Bound::NotEnoughData,
+            best_option: None,
+        }
+    }
 }
 
 /// Identity of the database an analysis is about.
@@ -247,6 +323,22 @@ pub struct Analysis {
     /// spool, `dba_segments` list) and whether it was used for this
     /// database, with the reason either way.
     pub attachments: Vec<Attachment>,
+    /// Input warnings that change how the result reads (a report cut short,
+    /// snapshots spanning a shutdown, a hidden identity, sections the
+    /// verdict needs missing): shown beside the verdict in every format.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub caveats: Vec<Caveat>,
+}
+
+/// An input warning that changes the meaning of the result, with where it
+/// was raised.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Caveat {
+    pub path: String,
+    pub section: String,
+    pub line: u32,
+    pub message: String,
 }
 
 /// Whether an auxiliary input was used for a database, and why: the host

@@ -11,6 +11,7 @@
 
 pub mod analysis;
 pub mod capture;
+pub mod comparison;
 pub mod dbkey;
 pub mod report;
 pub mod stats;
@@ -18,6 +19,7 @@ pub mod time;
 
 pub use analysis::*;
 pub use capture::*;
+pub use comparison::*;
 pub use dbkey::{DbKey, InstanceKey};
 pub use report::*;
 

@@ -10,6 +10,7 @@
 //! ordering, fixed float formatting. Text from the inputs (SQL, object,
 //! module and host names) is escaped for each medium.
 
+pub mod compare;
 mod fmt;
 mod html;
 mod markdown;
@@ -39,6 +40,17 @@ pub fn markdown(analysis: &Analysis) -> String {
     markdown::render(analysis)
 }
 
+/// The analysis as one line of JSON (a JSON Lines record): what
+/// `analyze --format json` writes on stdout, one line per database.
+pub fn json_line(analysis: &Analysis) -> String {
+    serde_json::to_string(analysis).unwrap_or_default()
+}
+
+/// The brief Markdown for a ticket comment: verdict, options, top findings.
+pub fn markdown_brief(analysis: &Analysis) -> String {
+    markdown::render_brief(analysis)
+}
+
 /// The analysis as pretty JSON (`schema/analysis.schema.json` documents it).
 pub fn json(analysis: &Analysis) -> String {
     let mut s = serde_json::to_string_pretty(analysis).unwrap_or_default();
@@ -46,7 +58,16 @@ pub fn json(analysis: &Analysis) -> String {
     s
 }
 
-/// Terminal text, 100 columns; ANSI colours when `color`.
+/// Terminal text, [`TEXT_WIDTH`] (100) columns; ANSI colours when `color`.
 pub fn text(analysis: &Analysis, color: bool) -> String {
-    text::render(analysis, color)
+    text::render(analysis, color, text::WIDTH)
 }
+
+/// Terminal text at `width` columns (clamped to 60..=240): the CLI passes
+/// the terminal's width, or `COLUMNS`, or [`TEXT_WIDTH`].
+pub fn text_width(analysis: &Analysis, color: bool, width: usize) -> String {
+    text::render(analysis, color, width)
+}
+
+/// The terminal report's width when there is no terminal to measure.
+pub const TEXT_WIDTH: usize = text::WIDTH;

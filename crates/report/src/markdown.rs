@@ -1,4 +1,8 @@
-//! GitHub-flavoured Markdown: the HTML report's content without the charts.
+//! GitHub-flavoured Markdown: the HTML report's content without the charts,
+//! ready to paste into a ticket: file names without directories, sources as
+//! plain numbered notes (`[3]` in the text, a numbered list at the end; no
+//! footnote syntax, which many trackers do not render), and one SQL block per
+//! finding. [`render_brief`] is the short form for a ticket comment.
 //!
 //! Text from the inputs is escaped ([`md`]) so that it renders as text, never
 //! as HTML, links or table structure; SQL goes into fenced blocks whose fence
@@ -35,7 +39,7 @@ pub fn md(s: &str) -> String {
 
 /// Escapes text that starts a paragraph: also what would open a block there
 /// (`-`, `+`, `#`, `=`, `1.`, `1)`).
-fn para(s: &str) -> String {
+pub(crate) fn para(s: &str) -> String {
     let e = md(s.trim_start());
     let digits = e.chars().take_while(char::is_ascii_digit).count();
     let after = e.chars().nth(digits);
@@ -74,7 +78,18 @@ fn fenced(out: &mut String, lang: &str, code: &str) {
 }
 
 /// A GFM table.
-fn table(out: &mut String, t: &Table) {
+pub(crate) fn table(out: &mut String, t: &Table) {
+    table_of(out, t, cell);
+}
+
+/// A GFM table, each cell written by `cell`; a file column shows file names
+/// only (the directories are of the machine the report was made on).
+fn table_of(out: &mut String, t: &Table, cell: impl Fn(&Cell) -> String) {
+    let file_col: Vec<bool> = t
+        .headers
+        .iter()
+        .map(|h| matches!(*h, "File" | "Input"))
+        .collect();
     let _ = writeln!(out, "| {} |", t.headers.join(" | "));
     let seps: Vec<&str> = t
         .right
@@ -83,16 +98,34 @@ fn table(out: &mut String, t: &Table) {
         .collect();
     let _ = writeln!(out, "| {} |", seps.join(" | "));
     for r in &t.rows {
-        let cells: Vec<String> = r.iter().map(cell).collect();
+        let cells: Vec<String> = r
+            .iter()
+            .zip(&file_col)
+            .map(|(c, file)| {
+                if *file {
+                    cell(&Cell {
+                        text: view::file_name(&c.text),
+                        ..c.clone()
+                    })
+                } else {
+                    cell(c)
+                }
+            })
+            .collect();
         let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
     out.push('\n');
 }
 
-/// A cell's text, escaped, with its footnote or how it was derived.
+/// A note mark, `[3]`, escaped so that it never becomes a link.
+fn mark(n: usize) -> String {
+    md(&format!("[{n}]"))
+}
+
+/// A cell's text, escaped, with its note number or how it was derived.
 fn cell(c: &Cell) -> String {
     match (&c.src, &c.derived) {
-        (Some(s), _) => format!("{}[^{}]", md(&c.text), s.n),
+        (Some(s), _) => format!("{} {}", md(&c.text), mark(s.n)),
         (None, Some(d)) => format!("{} (derived: {})", md(&c.text), md(d)),
         (None, None) => md(&c.text),
     }
@@ -100,7 +133,7 @@ fn cell(c: &Cell) -> String {
 
 fn note(src: &Option<SrcView>) -> String {
     src.as_ref()
-        .map_or(String::new(), |s| format!("[^{}]", s.n))
+        .map_or(String::new(), |s| format!(" {}", mark(s.n)))
 }
 
 fn absent(out: &mut String, what: &str) {
@@ -120,10 +153,66 @@ pub fn render(a: &Analysis) -> String {
     o
 }
 
-fn head(o: &mut String, v: &View) {
+/// Findings the brief form lists, most severe first.
+pub const BRIEF_FINDINGS: usize = 5;
+
+/// The brief form for a ticket comment: verdict, the options, and the most
+/// severe findings with their recommendations; no tables of evidence, SQL
+/// or sources (they are in the full report).
+pub fn render_brief(a: &Analysis) -> String {
+    let v = view::build(a);
+    let mut o = String::new();
+    verdict(&mut o, &v);
+    if !v.options.is_empty() {
+        let _ = writeln!(o, "## Options, ranked by projected gain\n");
+        // #, Option, DB time now, DB time after, Gain, Bound.
+        plain_table(&mut o, &tables::options(&v).keep(&[0, 1, 4, 5, 6, 8]));
+    }
+    let shown = v.findings.len().min(BRIEF_FINDINGS);
+    if shown > 0 {
+        let _ = writeln!(o, "## Top findings ({shown} of {})\n", v.findings.len());
+    }
+    for (i, f) in v.findings.iter().take(BRIEF_FINDINGS).enumerate() {
+        let _ = writeln!(
+            o,
+            "{}. **{} {}**: {}",
+            i + 1,
+            f.severity.as_str().to_uppercase(),
+            md(&f.id),
+            md(&f.title)
+        );
+        let _ = writeln!(o, "   {}", md(&f.message));
+        if let Some(r) = &f.recommendation {
+            let _ = writeln!(o, "   Recommendation: {}", md(r));
+        }
+    }
+    if shown > 0 {
+        o.push('\n');
+    }
+    let _ = writeln!(
+        o,
+        "_Evidence, SQL and the source of every number: the full awrflash report._"
+    );
+    o
+}
+
+/// A GFM table of the cells' text only (no note marks).
+fn plain_table(out: &mut String, t: &Table) {
+    table_of(out, t, |c| md(&c.text));
+}
+
+/// Title and verdict, shared by the full and the brief form.
+fn verdict(o: &mut String, v: &View) {
     let _ = writeln!(o, "# awrflash report: {}\n", md(&v.db_label));
     let _ = writeln!(o, "## Verdict\n");
     let _ = writeln!(o, "**{}**\n", md(&v.summary));
+    if !v.caveats.is_empty() {
+        let _ = writeln!(o, "Read with care, the inputs say:\n");
+        for c in &v.caveats {
+            let _ = writeln!(o, "- {}", md(c));
+        }
+        let _ = writeln!(o);
+    }
     let _ = writeln!(o, "- Expected gain: {}", md(&v.gain));
     let _ = writeln!(o, "- Limited by: {} ({})", md(&v.bound), md(&v.bound_note));
     if let Some(b) = &v.best_option {
@@ -134,6 +223,10 @@ fn head(o: &mut String, v: &View) {
         "- Findings: {} critical, {} warning, {} info\n",
         v.counts.critical, v.counts.warning, v.counts.info
     );
+}
+
+fn head(o: &mut String, v: &View) {
+    verdict(o, v);
     let _ = writeln!(o, "## Database\n");
     table(o, &tables::identity(v));
     if !v.inputs.is_empty() {
@@ -209,8 +302,8 @@ fn findings(o: &mut String, v: &View) {
         if let Some(r) = &f.recommendation {
             let _ = writeln!(o, "**Recommendation:** {}\n", md(r));
         }
-        for q in &f.sql {
-            fenced(o, "sql", q);
+        if !f.sql.is_empty() {
+            fenced(o, "sql", &f.sql.join("\n"));
         }
         if !f.citations.is_empty() {
             let c: Vec<String> = f.citations.iter().map(|c| md(c)).collect();
@@ -260,8 +353,8 @@ fn exhibits(o: &mut String, v: &View) {
             if !fc.points.is_empty() {
                 table(o, &tables::curve(fc));
             }
-            for q in &fc.sql {
-                fenced(o, "sql", q);
+            if !fc.sql.is_empty() {
+                fenced(o, "sql", &fc.sql.join("\n"));
             }
         }
     }
@@ -363,8 +456,9 @@ fn tail(o: &mut String, v: &View) {
     }
     if !v.footnotes.is_empty() {
         let _ = writeln!(o, "## Sources of the numbers\n");
+        // Numbered 1, 2, 3... in order, so the list's numbers are the marks'.
         for n in &v.footnotes {
-            let _ = writeln!(o, "[^{}]: {}", n.n, md(&n.text));
+            let _ = writeln!(o, "{}. {}", n.n, md(&n.short_text));
         }
     }
 }

@@ -28,9 +28,9 @@ pub fn esc(s: &str) -> String {
 pub const PALETTE: [&str; 8] = [
     "#4e79a7", "#e15759", "#f28e2b", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#9c9c9c",
 ];
-const INK: &str = "#222";
+pub(crate) const INK: &str = "#222";
 const GRID: &str = "#ddd";
-const MUTED: &str = "#666";
+pub(crate) const MUTED: &str = "#666";
 const ACCENT: &str = "#d62728";
 
 /// An SVG document being written.
@@ -188,15 +188,15 @@ pub fn nice_max(max: f64, n: f64) -> f64 {
 }
 
 /// A plotting frame: the area inside the margins, with y axes.
-struct Frame {
-    left: f64,
-    top: f64,
-    w: f64,
-    h: f64,
+pub(crate) struct Frame {
+    pub(crate) left: f64,
+    pub(crate) top: f64,
+    pub(crate) w: f64,
+    pub(crate) h: f64,
 }
 
 impl Frame {
-    fn y(&self, v: f64, max: f64) -> f64 {
+    pub(crate) fn y(&self, v: f64, max: f64) -> f64 {
         let f = if max > 0.0 {
             (v / max).clamp(0.0, 1.0)
         } else {
@@ -215,7 +215,7 @@ impl Frame {
     }
 
     /// Horizontal grid lines and left tick labels up to `max`.
-    fn left_axis(&self, svg: &mut Svg, max: f64, unit: &str) {
+    pub(crate) fn left_axis(&self, svg: &mut Svg, max: f64, unit: &str) {
         for v in Self::ticks(max) {
             let y = self.y(v, max);
             svg.line(self.left, y, self.left + self.w, y, GRID, false);

@@ -25,20 +25,23 @@ pub struct SrcView {
 pub struct Footnote {
     pub n: usize,
     pub text: String,
+    /// The same with the file name only (no directories): what a report
+    /// shared outside the machine it was made on shows.
+    pub short_text: String,
 }
 
 /// Assigns footnote numbers to sources, one number per distinct source.
 #[derive(Default)]
-struct Notes {
+pub(crate) struct Notes {
     seen: BTreeMap<(String, String, u32), usize>,
-    list: Vec<Footnote>,
+    pub(crate) list: Vec<Footnote>,
     /// The file exhibit rows come from when the analysis read one report
     /// only (their `SourceRef` carries section and line, not the file).
     single_report: String,
 }
 
 impl Notes {
-    fn add(&mut self, path: &str, section: &str, line: u32) -> SrcView {
+    pub(crate) fn add(&mut self, path: &str, section: &str, line: u32) -> SrcView {
         let key = (path.to_string(), section.to_string(), line);
         let text = src_text(path, section, line);
         if let Some(n) = self.seen.get(&key) {
@@ -49,6 +52,7 @@ impl Notes {
         self.list.push(Footnote {
             n,
             text: text.clone(),
+            short_text: src_text(&file_name(path), section, line),
         });
         SrcView { n, text }
     }
@@ -64,6 +68,20 @@ impl Notes {
             let path = self.single_report.clone();
             Some(self.add(&path, &src.section, src.line))
         }
+    }
+}
+
+/// A path without its directories; inside an archive, the archive's file
+/// name and the member (`week.zip!awr_1.html`).
+pub fn file_name(path: &str) -> String {
+    let (outer, member) = match path.split_once('!') {
+        Some((o, m)) => (o, Some(m)),
+        None => (path, None),
+    };
+    let base = outer.rsplit(['/', '\\']).next().unwrap_or(outer);
+    match member {
+        Some(m) => format!("{base}!{m}"),
+        None => base.to_string(),
     }
 }
 
@@ -331,6 +349,9 @@ pub struct View {
     pub identity: Vec<(String, String)>,
     pub inputs: Vec<InputView>,
     pub attachments: Vec<AttachmentView>,
+    /// Input warnings that change how the verdict reads, one line each
+    /// (`file, line N, [section]: message`), shown beside the verdict.
+    pub caveats: Vec<String>,
     pub options: Vec<OptionView>,
     pub breakdown: Vec<BreakdownRow>,
     pub breakdown_after_title: Option<String>,
@@ -373,7 +394,7 @@ pub fn bound_note(bound: &str) -> String {
         "channel" => "I/O channel bandwidth limits the gain (000 section 6.3, R7; 002)".into(),
         "io-share" => "the share of DB time spent on the I/O the option speeds up".into(),
         "none" => "no saturated resource found".into(),
-        "not-enough-data" | "" => "not enough data in the inputs".into(),
+        "not-enough-data" => "not enough data in the inputs".into(),
         other => other.to_string(),
     }
 }
@@ -456,11 +477,7 @@ fn projection(notes: &mut Notes, p: &Projection) -> ProjectionView {
             fmt::ratio(p.response_ratio_high),
         ),
         cap: p.throughput_cap.map(fmt::ratio),
-        bound: if p.bound.is_empty() {
-            "none".into()
-        } else {
-            p.bound.clone()
-        },
+        bound: p.bound.to_string(),
         steps: steps(notes, &p.steps),
     }
 }
@@ -475,14 +492,7 @@ fn evidence(notes: &mut Notes, e: &Evidence) -> EvidenceView {
 }
 
 fn citation(c: &awrflash_model::Citation) -> String {
-    let mut s = c.seed.clone();
-    if !c.section.is_empty() {
-        s.push_str(&format!(", {}", c.section));
-    }
-    if let Some(t) = &c.title {
-        s.push_str(&format!(" ({t})"));
-    }
-    s
+    c.label()
 }
 
 fn rank_options(options: &[OptionProjection]) -> Vec<(usize, &OptionProjection, f64)> {
@@ -1044,11 +1054,7 @@ pub fn build(a: &Analysis) -> View {
             fmt::pct_range(a.verdict.gain_pct_low, a.verdict.gain_pct_high)
         )
     };
-    let bound = if a.verdict.bound.is_empty() {
-        "not-enough-data".to_string()
-    } else {
-        a.verdict.bound.clone()
-    };
+    let bound = a.verdict.bound.to_string();
     View {
         summary: if a.verdict.summary.trim().is_empty() {
             "No verdict: the inputs did not carry enough data.".into()
@@ -1063,6 +1069,23 @@ pub fn build(a: &Analysis) -> View {
         identity,
         inputs,
         attachments,
+        caveats: a
+            .caveats
+            .iter()
+            .map(|c| {
+                let section = if c.section.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", c.section)
+                };
+                format!(
+                    "{}, line {}{section}: {}",
+                    file_name(&c.path),
+                    c.line,
+                    c.message
+                )
+            })
+            .collect(),
         options,
         breakdown,
         breakdown_after_title,

@@ -67,6 +67,78 @@ fn text_snapshots_plain_and_coloured() {
 }
 
 #[test]
+fn text_snapshots_at_80_and_160_columns_fit_their_width() {
+    for name in FIXTURES {
+        let a = fixture(name);
+        for width in [80, 160] {
+            let out = awrflash_report::text_width(&a, false, width);
+            for l in out.lines() {
+                assert!(
+                    l.chars().count() <= width,
+                    "{name}: line over {width} columns: {l}"
+                );
+            }
+            snapshot("txt", &format!("{name}.{width}"), &out);
+        }
+        assert_eq!(
+            awrflash_report::text_width(&a, false, 100),
+            awrflash_report::text(&a, false),
+            "{name}: 100 columns is the default"
+        );
+    }
+}
+
+#[test]
+fn brief_markdown_snapshots_and_stays_short() {
+    for name in FIXTURES {
+        let a = fixture(name);
+        let out = awrflash_report::markdown_brief(&a);
+        assert!(out.len() < 10_000, "{name}: brief is {} bytes", out.len());
+        assert!(out.contains("## Verdict"), "{name}");
+        assert!(!out.contains("[^"), "{name}: footnote syntax");
+        snapshot("brief.md", name, &out);
+    }
+}
+
+/// Every `path` of the analysis moved under a local directory.
+fn under_a_directory(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                match x {
+                    serde_json::Value::String(s) if k == "path" && !s.is_empty() => {
+                        *s = format!("/home/dba/awr/{s}");
+                    }
+                    _ => under_a_directory(x),
+                }
+            }
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(under_a_directory),
+        _ => {}
+    }
+}
+
+#[test]
+fn markdown_names_files_without_their_directories_and_numbers_its_notes() {
+    for name in FIXTURES {
+        let mut v = serde_json::to_value(fixture(name)).unwrap();
+        under_a_directory(&mut v);
+        let a: awrflash_model::Analysis = serde_json::from_value(v).unwrap();
+        assert!(
+            awrflash_report::text(&a, false).contains("/home/dba/awr/"),
+            "{name}: the fixture has no path to shorten"
+        );
+        let out = awrflash_report::markdown(&a);
+        assert!(!out.contains("[^"), "{name}: footnote syntax");
+        let leak: Vec<&str> = out.lines().filter(|l| l.contains("/home/dba")).collect();
+        assert!(leak.is_empty(), "{name}: a local directory: {leak:?}");
+        if out.contains(" \\[1\\]") {
+            assert!(out.contains("\n1. "), "{name}: note 1 is not listed");
+        }
+    }
+}
+
+#[test]
 fn coloured_text_marks_severities() {
     let colour = awrflash_report::text(&fixture("rich"), true);
     assert!(colour.contains("\x1b[1;31m[CRITICAL]\x1b[0m"));

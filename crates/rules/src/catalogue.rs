@@ -35,29 +35,43 @@ pub(crate) const RULE_FILES: &[(&str, &str)] = &[
     ("AF090", include_str!("../catalogue/AF090.toml")),
 ];
 
-/// Seed files and their titles (citations name them).
-pub const SEEDS: &[(&str, &str)] = &[
-    (
-        "000_7b4ff65e62db67e2.txt",
-        "Enhancing Oracle Database Performance with Flash Storage (Oracle white paper, 2010)",
-    ),
-    (
-        "001_46e554f368b81202.txt",
-        "Flash tablespace vs. DB Flash Cache; More on the database flash cache (blog, 2010)",
-    ),
-    (
-        "002_165e9bc762324d6f.txt",
-        "Oracle on SSD for Performance (FusionIO and EMC SSD slides)",
-    ),
-    (
-        "003_198c6a659c54bb49.txt",
-        "Oracle Flash Cache - SGA Caching on Sun Storage F5100 (benchmark note)",
-    ),
-    (
-        "004_36153b8f160ae868.txt",
-        "Redo logs on flash (vendor blog, TPC-C at 160 MB/s redo)",
-    ),
-];
+/// The documents the rules cite (`catalogue/seeds.toml`).
+const SEEDS_TOML: &str = include_str!("../catalogue/seeds.toml");
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeedFile {
+    seed: Vec<Seed>,
+}
+
+/// A cited document: its file name and how a reader finds it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seed {
+    pub file: String,
+    pub title: String,
+    pub kind: String,
+}
+
+impl Seed {
+    /// `Title (kind)`: what a human format prints for the document.
+    pub fn display_title(&self) -> String {
+        format!("{} ({})", self.title, self.kind)
+    }
+}
+
+/// Every cited document, parsed once.
+pub fn seeds() -> Result<&'static [Seed], RulesError> {
+    static SEEDS: std::sync::OnceLock<Result<Vec<Seed>, String>> = std::sync::OnceLock::new();
+    match SEEDS.get_or_init(|| {
+        toml::from_str::<SeedFile>(SEEDS_TOML)
+            .map(|f| f.seed)
+            .map_err(|e| format!("catalogue/seeds.toml: {e}"))
+    }) {
+        Ok(v) => Ok(v.as_slice()),
+        Err(e) => Err(RulesError::Config(e.clone())),
+    }
+}
 
 /// One rule file as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -106,10 +120,10 @@ impl RuleCitation {
         Citation {
             seed: self.file.clone(),
             section: self.section.clone(),
-            title: SEEDS
-                .iter()
-                .find(|(f, _)| *f == self.file)
-                .map(|(_, t)| (*t).to_string()),
+            title: seeds()
+                .ok()
+                .and_then(|all| all.iter().find(|s| s.file == self.file))
+                .map(Seed::display_title),
         }
     }
 }

@@ -7,8 +7,13 @@ use crate::RulesError;
 
 const BUILTIN: &str = include_str!("../catalogue/devices.toml");
 
-/// The default flash device of a projection: the seed's measured module.
-pub const DEFAULT_FLASH: &str = "f5100-fmod";
+/// The default target device of a projection: an all-flash array over FC or
+/// iSCSI, the class a DBA buying storage today compares against. The seed
+/// devices (`f5100-fmod`, ...) stay for calibration.
+pub const DEFAULT_FLASH: &str = "afa-fc";
+
+/// What a device file looks like, for the error a wrong shape gets.
+const SHAPE: &str = "a device file holds one `[[device]]` table per profile (double brackets) with name, class, description, source, concurrency, read_8k_ms, write_8k_ms, read_1m_ms and write_1m_ms (one service time in ms per concurrency point), and optionally assumption, units, read_range_ms, write_range_ms, derivation and misaligned_write_penalty; `awrflash devices --template` prints one to edit";
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -39,6 +44,16 @@ pub struct DeviceProfile {
     /// Multiplier on small writes not aligned on 4 KB (000 Table 6.1).
     #[serde(default)]
     pub misaligned_write_penalty: Option<f64>,
+    /// Plausible 8 KB read service time of the class at light to moderate
+    /// load, low and high (ms); the projection's range.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_range_ms: Option<[f64; 2]>,
+    /// The same for 8 KB writes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_range_ms: Option<[f64; 2]>,
+    /// How assumed figures were derived from the cited source.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub derivation: String,
 }
 
 fn one() -> f64 {
@@ -68,12 +83,16 @@ impl DeviceProfile {
                 [a, b] => a < b,
                 _ => true,
             })
-            && self.units > 0.0;
+            && self.units > 0.0
+            && [self.read_range_ms, self.write_range_ms]
+                .iter()
+                .flatten()
+                .all(|[lo, hi]| lo.is_finite() && hi.is_finite() && *lo > 0.0 && lo <= hi);
         if ok {
             Ok(())
         } else {
             Err(RulesError::Config(format!(
-                "device `{}`: concurrency must be increasing and every service-time list must have one positive value per concurrency point",
+                "device `{}`: concurrency must be increasing, every service-time list must have one positive value per concurrency point, and a range must be [low, high] with 0 < low <= high",
                 self.name
             )))
         }
@@ -108,6 +127,23 @@ impl DeviceProfile {
         (t, rate_per_s * t / 1000.0)
     }
 
+    /// The class's 8 KB service time range (low, high) in ms: the profile's
+    /// `read_range_ms` / `write_range_ms`, or the table's time at one
+    /// outstanding I/O when the profile gives no range.
+    pub fn range_ms(&self, kind: IoKind) -> (f64, f64) {
+        let (range, table) = match kind {
+            IoKind::Read => (self.read_range_ms, &self.read_8k_ms),
+            IoKind::Write => (self.write_range_ms, &self.write_8k_ms),
+        };
+        match range {
+            Some([lo, hi]) => (lo, hi),
+            None => {
+                let t = table.first().copied().unwrap_or(0.0);
+                (t, t)
+            }
+        }
+    }
+
     pub fn spec(&self) -> crate::DeviceSpec {
         crate::DeviceSpec {
             name: self.name.clone(),
@@ -118,6 +154,10 @@ impl DeviceProfile {
             units: self.units,
             read_8k_ms_qd1: self.read_8k_ms.first().copied().unwrap_or(0.0),
             write_8k_ms_qd1: self.write_8k_ms.first().copied().unwrap_or(0.0),
+            read_range_ms: self.range_ms(IoKind::Read),
+            write_range_ms: self.range_ms(IoKind::Write),
+            derivation: self.derivation.clone(),
+            default: self.name == DEFAULT_FLASH,
         }
     }
 }
@@ -162,12 +202,63 @@ pub fn load(user_toml: Option<&str>) -> Result<Vec<DeviceProfile>, RulesError> {
 }
 
 fn parse(text: &str, what: &str) -> Result<Vec<DeviceProfile>, RulesError> {
-    let file: DeviceFile =
-        toml::from_str(text).map_err(|e| RulesError::Config(format!("{what}: {e}")))?;
+    let file: DeviceFile = toml::from_str(text).map_err(|e| {
+        RulesError::Config(format!("{what}: {}; {SHAPE}", e.to_string().trim_end()))
+    })?;
     for d in &file.device {
         d.validate()?;
     }
     Ok(file.device)
+}
+
+/// An editable device file: the default target's profile under a new name,
+/// every field commented. `awrflash devices --template` prints it; it loads
+/// back with `--devices FILE`.
+pub fn template() -> Result<String, RulesError> {
+    let list = load(None)?;
+    let d = find(&list, DEFAULT_FLASH)?;
+    let nums = |v: &[f64]| {
+        v.iter()
+            .map(|x| format!("{x:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let range = |kind| {
+        let (lo, hi) = d.range_ms(kind);
+        format!("[{lo:?}, {hi:?}]")
+    };
+    let mut t = String::new();
+    t.push_str("# An awrflash device profile: edit the figures to your device's, then\n");
+    t.push_str("#   awrflash analyze REPORT --devices THIS_FILE --device my-array\n");
+    t.push_str("# Several profiles: repeat the [[device]] table (double brackets).\n");
+    t.push_str(&format!(
+        "# Starting point: the built-in `{}` profile ({}).\n\n",
+        d.name, d.source
+    ));
+    t.push_str("[[device]]\n");
+    t.push_str("# The name --device selects (a built-in name replaces that profile).\n");
+    t.push_str("name = \"my-array\"\n");
+    t.push_str("# `flash` or `disk`.\n");
+    t.push_str(&format!("class = {:?}\n", d.class));
+    t.push_str("description = \"My storage array (edit)\"\n");
+    t.push_str("# Where the figures come from (datasheet, benchmark, iostat of a test).\n");
+    t.push_str("source = \"my measurements (edit)\"\n");
+    t.push_str("# true while the figures are not measured on the device itself.\n");
+    t.push_str("assumption = true\n");
+    t.push_str("# Devices (arrays, volumes, drives) the database's I/O is spread over.\n");
+    t.push_str(&format!("units = {:?}\n", d.units));
+    t.push_str("# 8 KB service time at light to moderate load, [low, high] ms: the\n");
+    t.push_str("# projection's range.\n");
+    t.push_str(&format!("read_range_ms = {}\n", range(IoKind::Read)));
+    t.push_str(&format!("write_range_ms = {}\n", range(IoKind::Write)));
+    t.push_str("# Service time (ms) per outstanding I/Os per unit: one value per\n");
+    t.push_str("# concurrency point, for 8 KB and 1 MB reads and writes.\n");
+    t.push_str(&format!("concurrency = [{}]\n", nums(&d.concurrency)));
+    t.push_str(&format!("read_8k_ms = [{}]\n", nums(&d.read_8k_ms)));
+    t.push_str(&format!("write_8k_ms = [{}]\n", nums(&d.write_8k_ms)));
+    t.push_str(&format!("read_1m_ms = [{}]\n", nums(&d.read_1m_ms)));
+    t.push_str(&format!("write_1m_ms = [{}]\n", nums(&d.write_1m_ms)));
+    Ok(t)
 }
 
 /// Finds a profile by name (case-insensitive).
@@ -219,5 +310,66 @@ write_1m_ms = [0.5]
         assert_eq!(find(&list, "nvme-modern").unwrap().description, "mine");
         let bad = user.replace("read_8k_ms = [0.05]", "read_8k_ms = [0.05, 1.0]");
         assert!(load(Some(&bad)).is_err());
+        let bad_range = user.replace("concurrency", "read_range_ms = [0.5, 0.1]\nconcurrency");
+        assert!(load(Some(&bad_range)).is_err());
+    }
+
+    #[test]
+    fn a_guessed_single_bracket_file_is_told_the_expected_shape() {
+        let guessed = "[device]\nname = \"x\"\n";
+        let e = load(Some(guessed)).unwrap_err().to_string();
+        assert!(e.contains("[[device]]") && e.contains("--template"), "{e}");
+    }
+
+    #[test]
+    fn the_template_loads_back_as_a_user_device_file() {
+        let t = template().unwrap();
+        let list = load(Some(&t)).unwrap();
+        let mine = find(&list, "my-array").unwrap();
+        let default = find(&list, DEFAULT_FLASH).unwrap();
+        assert!(mine.assumption);
+        assert_eq!(mine.read_8k_ms, default.read_8k_ms);
+        assert_eq!(mine.range_ms(IoKind::Read), default.range_ms(IoKind::Read));
+        assert_eq!(
+            mine.range_ms(IoKind::Write),
+            default.range_ms(IoKind::Write)
+        );
+        // The built-ins are all still there.
+        assert_eq!(list.len(), load(None).unwrap().len() + 1);
+    }
+
+    #[test]
+    fn todays_classes_cite_a_source_and_carry_a_range() {
+        let list = load(None).unwrap();
+        for name in [
+            "afa-fc",
+            "nvme-modern",
+            "aws-io2-bx",
+            "azure-premium-ssd-v2",
+            "azure-ultra-disk",
+            "gcp-hyperdisk-extreme",
+            "exadata-cell-flash",
+        ] {
+            let d = find(&list, name).unwrap();
+            assert!(
+                d.assumption && !d.source.is_empty() && !d.derivation.is_empty(),
+                "{name}"
+            );
+            let (lo, hi) = d.range_ms(IoKind::Read);
+            assert!(lo < hi, "{name}");
+            // The table's time at one outstanding I/O sits inside the range.
+            let qd1 = d.service_ms(IoKind::Read, 8.0, 1.0);
+            assert!(lo <= qd1 && qd1 <= hi, "{name}: {qd1} not in {lo}-{hi}");
+            let (wlo, whi) = d.range_ms(IoKind::Write);
+            let wqd1 = d.service_ms(IoKind::Write, 8.0, 1.0);
+            assert!(
+                wlo <= wqd1 && wqd1 <= whi,
+                "{name}: write {wqd1} not in {wlo}-{whi}"
+            );
+        }
+        // A seed device without a range: its one-outstanding-I/O time.
+        let f = find(&list, "f5100-fmod").unwrap();
+        assert_eq!(f.range_ms(IoKind::Read), (0.37, 0.37));
+        assert_eq!(find(&list, DEFAULT_FLASH).unwrap().name, "afa-fc");
     }
 }

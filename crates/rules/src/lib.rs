@@ -24,6 +24,7 @@ pub mod checks;
 pub mod devices;
 mod exhibits;
 mod gates;
+pub mod histproj;
 mod plan;
 pub mod projection;
 pub mod segments;
@@ -38,8 +39,10 @@ use serde::Serialize;
 
 use awrflash_facts::IntervalFacts;
 
-/// Schema version of the JSON `Analysis` this crate produces.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Schema version of the JSON `Analysis` this crate produces. 2: the
+/// source formats `sar-solaris` and `sar-hpux`, and `--format json` on
+/// stdout as JSON Lines (one document per database) instead of an array.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// User-given facts the inputs do not carry.
 #[derive(Debug, Clone, Default)]
@@ -99,6 +102,34 @@ pub struct DeviceSpec {
     /// 8 KB random read and write service time at one outstanding I/O (ms).
     pub read_8k_ms_qd1: f64,
     pub write_8k_ms_qd1: f64,
+    /// The class's 8 KB read and write service time range (low, high ms).
+    pub read_range_ms: (f64, f64),
+    pub write_range_ms: (f64, f64),
+    /// How assumed figures were derived from the source.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub derivation: String,
+    /// The device a projection uses unless `--device` names another.
+    pub default: bool,
+}
+
+/// The warnings of the inputs that change how the result reads, in input
+/// order, each once.
+fn caveats(docs: &[Document]) -> Vec<awrflash_model::Caveat> {
+    let mut out: Vec<awrflash_model::Caveat> = Vec::new();
+    for d in docs {
+        for w in d.warnings().iter().filter(|w| w.is_meaning_changing()) {
+            let c = awrflash_model::Caveat {
+                path: d.source().path.clone(),
+                section: w.section.clone(),
+                line: w.line,
+                message: w.message.clone(),
+            };
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 /// Analyses the documents of one database (one or many reports, plus any
@@ -179,7 +210,7 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
     if verdict::no_advice(&verdict) {
         // No advice, no statements to run: the projections stay for the
         // record, every SQL line goes.
-        withdraw_sql(&mut plan, &mut findings, &verdict.bound);
+        withdraw_sql(&mut plan, &mut findings, verdict.bound.as_str());
     }
     let analysis = Analysis {
         schema_version: SCHEMA_VERSION,
@@ -200,6 +231,7 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         exhibits: exhibits::exhibits(w, &plan, &iostat),
         // Which auxiliary inputs fit the database is the run layer's call.
         attachments: Vec::new(),
+        caveats: caveats(docs),
     };
     Ok(analysis)
 }
@@ -290,4 +322,19 @@ fn withdraw_sql(
             r.sql.clear();
         }
     }
+}
+
+/// An editable device file (`awrflash devices --template`).
+pub fn device_template() -> Result<String, RulesError> {
+    devices::template()
+}
+
+/// The names of the built-in device profiles, the default first (for
+/// `--device`'s help).
+pub fn builtin_device_names() -> Vec<String> {
+    let mut names: Vec<String> = devices::load(None)
+        .map(|l| l.into_iter().map(|d| d.name).collect())
+        .unwrap_or_default();
+    names.sort_by_key(|n| n != devices::DEFAULT_FLASH);
+    names
 }

@@ -23,8 +23,8 @@
 //!    reads; the SGA spent on flash buffer headers shrinks the buffer cache.
 
 use awrflash_model::{
-    DbTimeBreakdown, EvidenceSrc, FlashCachePlan, FlashCachePoint, OptionProjection, Projection,
-    ProjectionStep,
+    Bound, DbTimeBreakdown, EvidenceSrc, FlashCachePlan, FlashCachePoint, OptionProjection,
+    Projection, ProjectionStep,
 };
 
 use crate::devices::{DeviceProfile, IoKind};
@@ -259,8 +259,13 @@ pub fn plan(w: &IntervalFacts, dev: &DeviceProfile, ranked: Ranked, opts: &crate
                 },
             }],
         );
+        let ends = if dev.misaligned_write_penalty.is_some() {
+            "the low latency assumes 4 KB-aligned redo writes, the high one 512-byte alignment (000 Table 6.1)"
+        } else {
+            "the low and high latency are the device class's write range (its profile gives no misalignment penalty)"
+        };
         o.notes.push(format!(
-            "log file sync keeps its non-write part ({} ms - {} ms log file parallel write); the low latency assumes 4 KB-aligned redo writes, the high one 512-byte alignment (000 Table 6.1)",
+            "log file sync keeps its non-write part ({} ms - {} ms log file parallel write); {ends}",
             f2(lfs.avg_ms),
             f2(lfpw)
         ));
@@ -331,7 +336,12 @@ fn caps(w: &IntervalFacts, opts: &crate::Options) -> Caps {
     c
 }
 
-fn new_latency(w: &IntervalFacts, dev: &DeviceProfile, a: &Affected) -> (f64, f64) {
+/// The device's service time (low, high) for an affected wait, before
+/// capping at today's average: the profile's table at today's rate (low)
+/// and at today's outstanding I/Os (high), widened to the class's latency
+/// range where the profile gives one (a seed device has none: its table
+/// alone).
+fn target_latency(w: &IntervalFacts, dev: &DeviceProfile, a: &Affected) -> (f64, f64) {
     let el = w.elapsed();
     let cur = a.ev.avg_ms;
     let rate = if el > 0.0 {
@@ -343,9 +353,11 @@ fn new_latency(w: &IntervalFacts, dev: &DeviceProfile, a: &Affected) -> (f64, f6
     let at = |kind: IoKind, size: f64| -> (f64, f64) {
         let (lo, _) = dev.at_rate(kind, size, rate);
         let hi = dev.service_ms(kind, size, (l_old / dev.units).max(1.0));
+        let (f_lo, f_hi) = range_factors(dev, kind);
+        let (lo, hi) = (lo.min(hi) * f_lo, hi.max(lo) * f_hi);
         (lo.min(hi), hi.max(lo))
     };
-    let (lo, hi) = match a.mode {
+    match a.mode {
         Mode::Read(s) => at(IoKind::Read, s),
         Mode::Write(s) => at(IoKind::Write, s),
         Mode::DbwrBound { dbwr_avg_ms } => {
@@ -362,11 +374,92 @@ fn new_latency(w: &IntervalFacts, dev: &DeviceProfile, a: &Affected) -> (f64, f6
             // LGWR writes one redo write at a time: concurrency 1.
             let t = dev.service_ms(IoKind::Write, size_kb, 1.0);
             let pen = misalignment_penalty(dev, size_kb);
+            let (f_lo, f_hi) = range_factors(dev, IoKind::Write);
             let rest = (cur - lfpw_avg_ms).max(0.0);
-            (rest + t, rest + t * pen)
+            (rest + t * f_lo, rest + t * pen * f_hi)
         }
+    }
+}
+
+/// The class's latency range relative to the profile's table (8 KB at one
+/// outstanding I/O): (1, 1) for a profile without a range.
+fn range_factors(dev: &DeviceProfile, kind: IoKind) -> (f64, f64) {
+    let qd1 = dev.service_ms(kind, 8.0, 1.0);
+    let (lo, hi) = dev.range_ms(kind);
+    if qd1 > 0.0 && lo > 0.0 && hi >= lo {
+        (lo / qd1, hi / qd1)
+    } else {
+        (1.0, 1.0)
+    }
+}
+
+/// The new latency (low, high) and seconds saved (low, high) of one
+/// affected wait, with how they were reached: bucket by bucket from the
+/// event's merged wait histogram for reads and commits where the report has
+/// one (waits at or below the device's time stay), else from the average.
+fn project_wait(
+    w: &IntervalFacts,
+    dev: &DeviceProfile,
+    a: &Affected,
+    n: f64,
+) -> ((f64, f64), (f64, f64), String) {
+    let cur = a.ev.avg_ms;
+    let (t_lo, t_hi) = target_latency(w, dev, a);
+    let dist = match a.mode {
+        Mode::Read(_) | Mode::Redo { .. } => w.distribution(&a.ev.name),
+        _ => None,
     };
-    (lo.min(cur), hi.min(cur))
+    if let Some(d) = &dist {
+        let hp = crate::histproj::project(&a.ev.name, Some(d), n, cur, (t_lo, t_hi));
+        if hp.used_histogram {
+            return (
+                (hp.new_avg_ms_low, hp.new_avg_ms_high),
+                (hp.saved_s_low, hp.saved_s_high),
+                hp.step,
+            );
+        }
+    }
+    let has_range = match a.mode {
+        Mode::Read(_) => dev.read_range_ms.is_some(),
+        Mode::Write(_) => dev.write_range_ms.is_some(),
+        _ => false,
+    };
+    if has_range && cur <= t_hi {
+        return (
+            (cur, cur),
+            (0.0, 0.0),
+            format!(
+                "`{}`: the average ({} ms) is already within the device class's {}-{} ms: flash-class already, no gain counted",
+                a.ev.name,
+                f2(cur),
+                f2(t_lo),
+                f2(t_hi)
+            ),
+        );
+    }
+    let (lo, hi) = (t_lo.min(cur), t_hi.min(cur));
+    let method = if matches!(a.mode, Mode::Read(_) | Mode::Redo { .. }) {
+        format!(
+            "`{}`: no wait histogram, so the average ({} ms) is replaced by the device's {}-{} ms",
+            a.ev.name,
+            f2(cur),
+            f2(lo),
+            f2(hi)
+        )
+    } else {
+        format!(
+            "`{}`: the average ({} ms) is replaced by the device's {}-{} ms",
+            a.ev.name,
+            f2(cur),
+            f2(lo),
+            f2(hi)
+        )
+    };
+    (
+        (lo, hi),
+        (n * (cur - hi) / 1000.0, n * (cur - lo) / 1000.0),
+        method,
+    )
 }
 
 /// 000 Table 6.1: small writes not on a 4 KB boundary cost up to the
@@ -421,10 +514,8 @@ fn option(
         if a.share <= 0.0 || a.ev.waits <= 0.0 {
             continue;
         }
-        let (lo, hi) = new_latency(w, dev, a);
         let n = a.ev.waits * a.share;
-        let saved_hi = n * (a.ev.avg_ms - lo) / 1000.0;
-        let saved_lo = n * (a.ev.avg_ms - hi) / 1000.0;
+        let ((lo, hi), (saved_lo, saved_hi), method) = project_wait(w, dev, a, n);
         sub(
             &mut after,
             component_of(&a.ev.name),
@@ -440,6 +531,7 @@ fn option(
             saved_s_low: round(saved_lo),
             saved_s_high: round(saved_hi),
             src: Some(a.ev.src.clone()),
+            method,
         });
     }
     let saved_lo: f64 = steps.iter().map(|s| s.saved_s_low).sum();
@@ -524,7 +616,7 @@ fn finish(
     let r_high = ratio(after_high, before);
     // Bottleneck law.
     let mut cap: Option<f64> = None;
-    let mut bound = "none".to_string();
+    let mut bound = Bound::None;
     if let Some(c) = p.caps.cpu {
         let c = if p.oltp {
             c.max(OLTP_SATURATION_GAIN)
@@ -532,23 +624,23 @@ fn finish(
             c
         };
         cap = Some(c);
-        bound = "cpu".into();
+        bound = Bound::Cpu;
     }
     if let Some(c) = p.caps.channel
         && cap.is_none_or(|x| c < x)
     {
         cap = Some(c);
-        bound = "channel".into();
+        bound = Bound::Channel;
     }
     let floor = cap.map_or(0.0, |c| 1.0 / c.max(1.0));
     let binds = r_low < floor;
     if !binds {
-        bound = "none".into();
+        bound = Bound::None;
     }
     let capped_low = after_low.max(before * floor);
     let capped_high = after_high.max(before * floor);
     if binds {
-        let name = if bound == "cpu" {
+        let name = if bound == Bound::Cpu {
             CPU_BOUND
         } else {
             CHANNEL_BOUND
@@ -772,6 +864,11 @@ fn flash_cache(
             saved_s_low: round(saved_lo),
             saved_s_high: round(saved_hi),
             src: src.clone(),
+            method: format!(
+                "reads the extrapolated Buffer Pool Advisory says the flash cache would serve move from today's {} ms average to the device's {} ms",
+                f2(cur_ms),
+                f2(flash_ms)
+            ),
         };
         let projection = finish(w, p, saved_lo, saved_hi, vec![step]);
         let mut after = p.breakdown.clone();

@@ -2,7 +2,7 @@
 //! plan: the best option, its gain, what bounds it, and the smaller change.
 
 use awrflash_facts::{IntervalFacts, round};
-use awrflash_model::Verdict;
+use awrflash_model::{Bound, Verdict};
 
 use crate::projection::{Plan, mid_gain};
 use crate::util::{f0, f1};
@@ -27,7 +27,7 @@ pub fn verdict(
             ),
             gain_pct_low: 0.0,
             gain_pct_high: 0.0,
-            bound: "not-enough-load".into(),
+            bound: Bound::NotEnoughLoad,
             best_option: None,
         });
     }
@@ -42,7 +42,7 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>
             summary: "Not enough data: the input has no DB time or no wait events, so no projection was made.".into(),
             gain_pct_low: 0.0,
             gain_pct_high: 0.0,
-            bound: "not-enough-data".into(),
+            bound: Bound::NotEnoughData,
             best_option: None,
         };
     }
@@ -65,7 +65,9 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>
                 ),
                 gain_pct_low: 0.0,
                 gain_pct_high: 0.0,
-                bound: "budget".into(),
+                // Nothing saturates: the budget, said in the summary, rules
+                // every option out.
+                bound: Bound::None,
                 best_option: None,
             };
         }
@@ -73,7 +75,7 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>
             summary: "No flash option applies: the report shows no I/O waits a device change would shorten.".into(),
             gain_pct_low: 0.0,
             gain_pct_high: 0.0,
-            bound: "io-share".into(),
+            bound: Bound::IoShare,
             best_option: None,
         };
     };
@@ -81,20 +83,20 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>
     let lo = round((1.0 - p.response_ratio_high) * 100.0);
     let hi = round((1.0 - p.response_ratio_low) * 100.0);
     let bound = if io_share < io_min {
-        "io-share".to_string()
+        Bound::IoShare
     } else {
-        p.bound.clone()
+        p.bound
     };
-    let limit = match bound.as_str() {
-        "cpu" => format!(
+    let limit = match bound {
+        Bound::Cpu => format!(
             " The CPUs cap it (throughput at most {}x).",
             f1(p.throughput_cap.unwrap_or(1.0))
         ),
-        "channel" => format!(
+        Bound::Channel => format!(
             " The I/O channel caps it (throughput at most {}x).",
             f1(p.throughput_cap.unwrap_or(1.0))
         ),
-        "io-share" => format!(
+        Bound::IoShare => format!(
             " I/O waits are only {}% of DB time, so flash cannot do much here.",
             f1(io_share)
         ),
@@ -113,7 +115,7 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>
             best.device,
             limit
         )
-    } else if bound == "io-share" {
+    } else if bound == Bound::IoShare {
         // A real but bounded gain: say the bound once, without "cannot do
         // much" next to a gain worth having.
         format!(
@@ -165,7 +167,7 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>
 
 /// The verdict gives no flash advice at all: not enough load or data.
 pub fn no_advice(v: &Verdict) -> bool {
-    matches!(v.bound.as_str(), "not-enough-load" | "not-enough-data")
+    matches!(v.bound, Bound::NotEnoughLoad | Bound::NotEnoughData)
 }
 
 /// A title inside a sentence: its first letter in lower case, the rest

@@ -108,7 +108,10 @@ fn evaluate(path: &std::path::Path) -> Row {
             };
             let published = c.published.expect("published");
             let err = (pred / published - 1.0) * 100.0;
-            let bound_ok = c.expect_bound.as_ref().is_none_or(|b| *b == p.bound);
+            let bound_ok = c
+                .expect_bound
+                .as_ref()
+                .is_none_or(|b| p.bound == b.as_str());
             let ok = err.abs() <= c.tolerance_pct && bound_ok;
             Row {
                 predicted: format!(

@@ -35,7 +35,7 @@ fn rule_ids_are_unique_and_match_their_files() {
         .unwrap()
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".toml") && n != "devices.toml")
+        .filter(|n| n.ends_with(".toml") && n != "devices.toml" && n != "seeds.toml")
         .map(|n| n.trim_end_matches(".toml").to_string())
         .collect();
     assert_eq!(on_disk, ids, "rules/*.toml and the compiled-in list differ");
@@ -108,6 +108,36 @@ fn every_citation_names_a_seed_file_and_text_found_in_it() {
                     "{}: quote `{q}` not found in {}",
                     r.id,
                     c.file
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_cited_document_has_a_title_and_the_seed_list_agrees() {
+    let seeds = awrflash_rules::catalogue::seeds().unwrap();
+    for r in load().unwrap() {
+        for c in r.citations() {
+            let title = c
+                .title
+                .unwrap_or_else(|| panic!("{}: no title for {}", r.id, c.seed));
+            assert!(!title.trim().is_empty(), "{}: empty title", r.id);
+        }
+    }
+    // The titles are those of the seed list, when it is present.
+    if let Some(dir) = common::shared("seeds") {
+        let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+        for s in seeds {
+            let row = readme
+                .lines()
+                .find(|l| l.contains(&format!("`{}`", s.file)))
+                .unwrap_or_else(|| panic!("{} is not in the seed list", s.file));
+            for part in s.title.split("; ") {
+                assert!(
+                    row.to_lowercase().contains(&part.to_lowercase()),
+                    "{}: title `{part}` not in {row}",
+                    s.file
                 );
             }
         }

@@ -115,7 +115,7 @@ fn every_corpus_report_analyses_without_error_and_gives_findings() {
             // Text reports cut names: their move SQL says so.
             let text = !name.ends_with(".html") && !name.ends_with(".htm");
             // No advice, no statements.
-            let no_advice = a.verdict.bound.starts_with("not-enough");
+            let no_advice = a.verdict.bound.as_str().starts_with("not-enough");
             assert!(!(no_advice && s.sql.is_some()), "{name}: {:?}", s.sql);
             if text
                 && !no_advice
@@ -211,4 +211,61 @@ fn corpus_aix_and_exadata_reports_get_no_smart_flash_cache_option() {
         aix > 0 && exadata > 0,
         "the corpus has AIX and Exadata reports"
     );
+}
+
+/// The 19c jdmoreno 160_204 report prints `log file sync` in a microsecond
+/// table (`>=512us 100.0`), an "up to 32 ms" table and an "up to 2 sec"
+/// table: merged, the 4-8 ms bucket carries the 44.6% the 32 ms table
+/// prints, and the exhibit and the redo option's projection use it.
+#[test]
+fn the_19c_log_file_sync_histograms_merge_into_one_distribution() {
+    let Some(root) = common::shared("corpus") else {
+        eprintln!("skipped: ../shared/corpus is absent");
+        return;
+    };
+    let name = "19c_jdmoreno-awr-export_awrrpt_1_160_204.html";
+    let Ok(bytes) = std::fs::read(root.join("awr-html").join(name)) else {
+        eprintln!("skipped: {name} is not in the corpus");
+        return;
+    };
+    let doc = awrflash_parse::parse_bytes(name, &bytes).unwrap();
+    let Document::Report(r) = &doc else {
+        panic!("{name}: not a report");
+    };
+    let d = awrflash_facts::histogram::merge(&r.wait_histogram, "log file sync").unwrap();
+    assert!(d.rows.len() >= 3, "{:?}", d.rows);
+    let bucket = |lo: f64, hi: f64| {
+        let ranges = d.ranges();
+        ranges
+            .iter()
+            .find(|(l, h, _)| (*l - lo).abs() < 1e-9 && h.is_some_and(|h| (h - hi).abs() < 1e-9))
+            .map(|(_, _, p)| *p)
+            .unwrap_or_else(|| panic!("no {lo}-{hi} ms bucket in {ranges:?}"))
+    };
+    assert!((bucket(4.0, 8.0) - 44.6).abs() < 1e-9);
+    assert!((bucket(1.0, 2.0) - 14.9).abs() < 1e-9);
+    // Not one open `>=512us` bucket holding everything.
+    assert!(d.pct_above(0.512) > 99.0 && d.buckets.len() > 10);
+    assert!(d.warnings.is_empty(), "{:?}", d.warnings);
+
+    let a = analyze(std::slice::from_ref(&doc), &Options::default()).unwrap();
+    let h = a
+        .exhibits
+        .histograms
+        .iter()
+        .find(|h| h.event == "log file sync")
+        .unwrap();
+    assert!(
+        h.buckets
+            .iter()
+            .any(|b| (b.le_ms - 8.0).abs() < 1e-9 && (b.pct - 44.6).abs() < 1e-9)
+    );
+    let redo = a.options.iter().find(|o| o.key == "redo").unwrap();
+    let step = redo
+        .projection
+        .steps
+        .iter()
+        .find(|s| s.component == "log file sync")
+        .unwrap();
+    assert!(step.method.contains("wait histogram"), "{}", step.method);
 }

@@ -1,6 +1,6 @@
 //! Where the reports go: stdout, one file, or a directory of per-database
 //! files with `index.html`. The caller renders each database's page (the
-//! command line adds its trend block to text and Markdown); this module
+//! trend is part of the analysis, so every format prints it); this module
 //! decides the target, the file names and the layout.
 
 use std::collections::HashSet;
@@ -95,7 +95,7 @@ pub fn check(target: &Target, keys: &[&DbKey]) -> Result<(), RunError> {
     }
 }
 
-/// The advisor's answer for one database, in `format` (no trend block).
+/// The advisor's answer for one database, in `format`.
 pub fn render(analysis: &Analysis, format: OutFormat, color: bool) -> String {
     match format {
         OutFormat::Html => awrflash_report::html(analysis),
@@ -166,16 +166,18 @@ pub fn write_files(target: &Target, pages: &[Page]) -> Result<Option<Written>, R
     }
 }
 
-/// Writes the pages to `out`: one page as is; several as a JSON array, or
-/// one after the other under a heading naming the database. (Several HTML
-/// pages are refused earlier by [`check`].)
+/// Writes the pages to `out`: JSON as JSON Lines (one document per
+/// database, one per line, however many there are); one page of another
+/// format as is; several one after the other under a heading naming the
+/// database. (Several HTML pages are refused earlier by [`check`].)
 pub fn write_stdout(out: &mut dyn Write, format: OutFormat, pages: &[Page]) -> io::Result<()> {
     match (format, pages) {
-        (_, [one]) => out.write_all(one.text.as_bytes())?,
         (OutFormat::Json, _) => {
-            let docs: Vec<&str> = pages.iter().map(|p| p.text.as_str()).collect();
-            writeln!(out, "[\n{}\n]", docs.join(",\n"))?;
+            for p in pages {
+                writeln!(out, "{}", awrflash_report::json_line(p.analysis))?;
+            }
         }
+        (_, [one]) => out.write_all(one.text.as_bytes())?,
         (_, _) => {
             for (i, p) in pages.iter().enumerate() {
                 if i > 0 {

@@ -3,14 +3,18 @@
 //! Oracle's AWR HTML is not well-formed: `<td>`/`<tr>` left open (Exadata
 //! and RAC sections of 12.1-19c), one `<table>` more opened than closed
 //! (19c `awrgrpt`), uppercase tags and unquoted attributes (reports re-saved
-//! by a browser), `&nbsp;`, SQL*Plus text before `<html>`. quick-xml is run
-//! with every well-formedness check off and this module repairs structure the
-//! way a browser would: a new `<td>` closes the open cell, a new `<tr>` the
-//! open row, a heading closes every open table. Only one table is held in
-//! memory at a time (plus its parents when tables nest).
+//! by a browser), `&nbsp;`, SQL*Plus text before `<html>`. The markup is read
+//! by a lenient byte-level tokenizer ([`tokens`], the rules of quick-xml with
+//! every well-formedness check off) and this module repairs structure the way
+//! a browser would: a new `<td>` closes the open cell, a new `<tr>` the open
+//! row, a heading closes every open table. Only one table is held in memory
+//! at a time (plus its parents when tables nest). Text is only looked at
+//! where it is kept (cells of wanted tables, headings, the labels before
+//! tables): elsewhere the tokenizer jumps from tag to tag.
 
-use quick_xml::Reader;
-use quick_xml::events::{BytesStart, Event};
+use std::borrow::Cow;
+
+use tokens::{Token, Tokenizer};
 
 /// One table cell, text with entities resolved and whitespace collapsed.
 #[derive(Debug, Clone, Default)]
@@ -52,27 +56,80 @@ pub struct ScanNote {
     pub message: String,
 }
 
+/// Text of the open cell: borrowed from the input while it comes in one
+/// piece (most cells), copied once it needs joining.
 #[derive(Default)]
-struct Open {
+struct CellText<'a> {
+    first: &'a str,
+    joined: Option<String>,
+}
+
+impl<'a> CellText<'a> {
+    fn push(&mut self, s: &'a str) {
+        match self.joined.as_mut() {
+            Some(j) => j.push_str(s),
+            None if self.first.is_empty() => self.first = s,
+            None => {
+                let mut j = String::with_capacity(self.first.len() + s.len() + 8);
+                j.push_str(self.first);
+                j.push_str(s);
+                self.joined = Some(j);
+            }
+        }
+    }
+
+    fn push_char(&mut self, c: char) {
+        let mut j = self
+            .joined
+            .take()
+            .unwrap_or_else(|| String::from(self.first));
+        j.push(c);
+        self.joined = Some(j);
+    }
+
+    /// The cell's text, entities resolved, whitespace collapsed.
+    fn finish(self) -> String {
+        let raw: Cow<'_, str> = match self.joined {
+            Some(j) => Cow::Owned(j),
+            None => Cow::Borrowed(self.first),
+        };
+        if is_collapsed(&raw) {
+            raw.into_owned()
+        } else {
+            collapse(&raw)
+        }
+    }
+}
+
+struct OpenCell<'a> {
+    text: CellText<'a>,
+    header: bool,
+    colspan: u16,
+}
+
+struct Open<'a> {
     table: Table,
     row: Option<Row>,
-    cell: Option<Cell>,
+    cell: Option<OpenCell<'a>>,
     /// False for tables the caller does not read: structure is tracked,
     /// cell text is not kept.
     collect: bool,
+    /// Cells in the last row: the next row reserves as many.
+    width: usize,
 }
 
-impl Open {
+impl Open<'_> {
     fn close_cell(&mut self) {
         if !self.collect {
             self.cell = None;
             return;
         }
-        if let Some(cell) = self.cell.take() {
-            let mut cell = cell;
-            if !is_collapsed(&cell.text) {
-                cell.text = collapse(&cell.text);
-            }
+        if let Some(open) = self.cell.take() {
+            let cell = Cell {
+                text: open.text.finish(),
+                header: open.header,
+                colspan: open.colspan,
+            };
             match self.row.as_mut() {
                 Some(row) => row.cells.push(cell),
                 None => self.table.rows.push(Row {
@@ -88,7 +145,15 @@ impl Open {
         if let Some(row) = self.row.take()
             && !row.cells.is_empty()
         {
+            self.width = row.cells.len();
             self.table.rows.push(row);
+        }
+    }
+
+    fn new_row(&self, line: u32) -> Row {
+        Row {
+            line,
+            cells: Vec::with_capacity(self.width),
         }
     }
 }
@@ -107,7 +172,7 @@ impl Lines<'_> {
             let n = self
                 .bytes
                 .get(self.pos..pos)
-                .map_or(0, |s| s.iter().filter(|&&b| b == b'\n').count());
+                .map_or(0, |s| memchr::memchr_iter(b'\n', s).count());
             self.line = self
                 .line
                 .saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
@@ -132,35 +197,28 @@ enum Tag {
     Other,
 }
 
-fn tag_of(name: &str) -> Tag {
-    let lower = |s: &str| name.eq_ignore_ascii_case(s);
-    match name.len() {
-        2 => {
-            if lower("td") {
-                Tag::Td
-            } else if lower("th") {
-                Tag::Th
-            } else if lower("tr") {
-                Tag::Tr
-            } else if lower("h1") || lower("h2") || lower("h3") || lower("h4") {
-                Tag::Heading
-            } else if lower("li") {
-                Tag::Li
-            } else if lower("br") {
-                Tag::Br
-            } else if lower("ul") || lower("ol") || lower("hr") {
-                Tag::Block
-            } else {
-                Tag::Other
-            }
-        }
-        1 if lower("p") => Tag::Block,
-        3 if lower("div") || lower("pre") => Tag::Block,
-        5 if lower("table") => Tag::Table,
-        5 if lower("title") => Tag::Title,
-        5 if lower("style") => Tag::Skip,
-        6 if lower("script") => Tag::Skip,
-        _ => Tag::Other,
+fn tag_of(name: &[u8]) -> Tag {
+    let is = |s: &[u8]| name.eq_ignore_ascii_case(s);
+    match name {
+        [a, b] => match (a.to_ascii_lowercase(), b.to_ascii_lowercase()) {
+            (b't', b'd') => Tag::Td,
+            (b't', b'h') => Tag::Th,
+            (b't', b'r') => Tag::Tr,
+            (b'h', b'1'..=b'4') => Tag::Heading,
+            (b'l', b'i') => Tag::Li,
+            (b'b', b'r') => Tag::Br,
+            (b'u' | b'o', b'l') | (b'h', b'r') => Tag::Block,
+            _ => Tag::Other,
+        },
+        [p] if p.eq_ignore_ascii_case(&b'p') => Tag::Block,
+        _ => match name.len() {
+            3 if is(b"div") || is(b"pre") => Tag::Block,
+            5 if is(b"table") => Tag::Table,
+            5 if is(b"title") => Tag::Title,
+            5 if is(b"style") => Tag::Skip,
+            6 if is(b"script") => Tag::Skip,
+            _ => Tag::Other,
+        },
     }
 }
 
@@ -169,7 +227,7 @@ struct Scanner<'a, F: FnMut(Table), K: Fn(&str) -> bool> {
     lines: Lines<'a>,
     /// Whether the rows of a table with this title are wanted.
     keep: K,
-    open: Vec<Open>,
+    open: Vec<Open<'a>>,
     /// Text of the current block outside tables.
     block: String,
     /// Last non-empty block text or heading outside tables.
@@ -187,8 +245,23 @@ struct Scanner<'a, F: FnMut(Table), K: Fn(&str) -> bool> {
     sink: F,
 }
 
-impl<F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'_, F, K> {
-    fn push_text(&mut self, s: &str) {
+impl<'a, F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'a, F, K> {
+    /// Whether text at this point of the document is kept anywhere: the
+    /// tokenizer skips it (entities and all) when not.
+    fn wants_text(&self) -> bool {
+        if self.skip.is_some() {
+            return false;
+        }
+        if self.in_title {
+            return true;
+        }
+        match self.open.last() {
+            Some(open) => open.collect && open.cell.is_some(),
+            None => self.in_heading || !self.in_li,
+        }
+    }
+
+    fn push_text(&mut self, s: &'a str) {
         if self.skip.is_some() {
             return;
         }
@@ -198,7 +271,49 @@ impl<F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'_, F, K> {
         }
         if let Some(open) = self.open.last_mut() {
             if let Some(cell) = open.cell.as_mut().filter(|_| open.collect) {
-                cell.text.push_str(s);
+                cell.text.push(s);
+            }
+            return;
+        }
+        if self.in_heading {
+            self.heading_text.push_str(s);
+        } else if !self.in_li {
+            self.block.push_str(s);
+        }
+    }
+
+    /// A character from an entity reference.
+    fn push_char(&mut self, c: char) {
+        let plain = self.skip.is_none() && !self.in_title;
+        if let Some(cell) = self
+            .open
+            .last_mut()
+            .filter(|o| plain && o.collect)
+            .and_then(|o| o.cell.as_mut())
+        {
+            cell.text.push_char(c);
+            return;
+        }
+        let mut buf = [0u8; 4];
+        let s: &str = c.encode_utf8(&mut buf);
+        self.push_owned(s);
+    }
+
+    /// Text that is not a slice of the input (an unknown entity kept as
+    /// written); rare, so it goes through a copy.
+    fn push_owned(&mut self, s: &str) {
+        if self.skip.is_some() {
+            return;
+        }
+        if self.in_title {
+            self.doc_title.push_str(s);
+            return;
+        }
+        if let Some(open) = self.open.last_mut() {
+            if let Some(cell) = open.cell.as_mut().filter(|_| open.collect) {
+                for c in s.chars() {
+                    cell.text.push_char(c);
+                }
             }
             return;
         }
@@ -227,12 +342,11 @@ impl<F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'_, F, K> {
         }
     }
 
-    fn start(&mut self, e: &BytesStart<'_>, pos: usize, empty: bool) {
-        let name = e.name();
-        let tag = tag_of(name.as_ref());
+    fn start(&mut self, name: &[u8], attrs: &str, pos: usize, empty: bool) {
         if self.skip.is_some() {
             return;
         }
+        let tag = tag_of(name);
         match tag {
             Tag::Skip => {
                 if !empty {
@@ -250,7 +364,7 @@ impl<F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'_, F, K> {
                     self.close_all_tables();
                 }
                 let line = self.lines.at(pos);
-                let summary = attr(e, "summary").unwrap_or_default();
+                let summary = attr(attrs, b"summary").map(unescape).unwrap_or_default();
                 let title = match self.open.last() {
                     Some(parent) => parent.table.title.clone(),
                     None => self.last_text.clone(),
@@ -258,7 +372,11 @@ impl<F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'_, F, K> {
                 let table = Table {
                     title,
                     heading: self.heading.clone(),
-                    summary: collapse(&summary),
+                    summary: if is_collapsed(&summary) {
+                        summary
+                    } else {
+                        collapse(&summary)
+                    },
                     line,
                     rows: Vec::new(),
                     complete: false,
@@ -272,6 +390,7 @@ impl<F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'_, F, K> {
                         row: None,
                         cell: None,
                         collect,
+                        width: 0,
                     });
                 }
             }
@@ -279,10 +398,7 @@ impl<F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'_, F, K> {
                 if let Some(open) = self.open.last_mut() {
                     open.close_row();
                     if !empty && open.collect {
-                        open.row = Some(Row {
-                            line: self.lines.at(pos),
-                            cells: Vec::new(),
-                        });
+                        open.row = Some(open.new_row(self.lines.at(pos)));
                     }
                 }
             }
@@ -290,34 +406,31 @@ impl<F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'_, F, K> {
                 if let Some(open) = self.open.last_mut() {
                     open.close_cell();
                     if open.row.is_none() && open.collect {
-                        open.row = Some(Row {
-                            line: self.lines.at(pos),
-                            cells: Vec::new(),
-                        });
+                        open.row = Some(open.new_row(self.lines.at(pos)));
                     }
                     // Most cells have no colspan: skip the attribute parser
                     // unless the raw tag mentions one (any case: browsers
                     // re-save it as `colSpan`).
-                    let raw = e.attributes_raw();
-                    let colspan =
-                        if raw.contains("span") || raw.contains("SPAN") || raw.contains("Span") {
-                            attr(e, "colspan")
-                                .and_then(|v| v.trim().parse::<u16>().ok())
-                                .unwrap_or(1)
-                                .clamp(1, 64)
-                        } else {
-                            1
-                        };
-                    let cell = Cell {
-                        text: String::new(),
+                    let colspan = if open.collect
+                        && attrs
+                            .as_bytes()
+                            .windows(4)
+                            .any(|w| w == b"span" || w == b"SPAN" || w == b"Span")
+                    {
+                        attr(attrs, b"colspan")
+                            .and_then(|v| unescape(v).trim().parse::<u16>().ok())
+                            .unwrap_or(1)
+                            .clamp(1, 64)
+                    } else {
+                        1
+                    };
+                    open.cell = Some(OpenCell {
+                        text: CellText::default(),
                         header: tag == Tag::Th,
                         colspan,
-                    };
+                    });
                     if empty {
-                        open.cell = Some(cell);
                         open.close_cell();
-                    } else {
-                        open.cell = Some(cell);
                     }
                 }
             }
@@ -350,7 +463,7 @@ impl<F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'_, F, K> {
         }
     }
 
-    fn end(&mut self, name: &str) {
+    fn end(&mut self, name: &[u8]) {
         let tag = tag_of(name);
         if let Some(skip) = self.skip {
             if skip == tag {
@@ -380,7 +493,7 @@ impl<F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'_, F, K> {
             Tag::Heading if self.in_heading => {
                 self.in_heading = false;
                 let t = collapse(&self.heading_text);
-                if self.h1.is_empty() && name.eq_ignore_ascii_case("h1") {
+                if self.h1.is_empty() && name.eq_ignore_ascii_case(b"h1") {
                     self.h1 = t.clone();
                 }
                 if !t.is_empty() {
@@ -417,17 +530,7 @@ pub struct ScanSummary {
 /// Scans `text`, calling `sink` with every table in document order. Tables
 /// whose title `keep` refuses are handed over without rows.
 pub fn scan(text: &str, keep: impl Fn(&str) -> bool, sink: impl FnMut(Table)) -> ScanSummary {
-    let mut reader = Reader::from_str(text);
-    {
-        let cfg = reader.config_mut();
-        cfg.check_end_names = false;
-        cfg.allow_unmatched_ends = true;
-        cfg.check_comments = false;
-        cfg.allow_dangling_amp = true;
-        cfg.expand_empty_elements = false;
-        cfg.trim_text_start = false;
-        cfg.trim_text_end = false;
-    }
+    let mut tokens = Tokenizer::new(text);
     let mut s = Scanner {
         lines: Lines {
             bytes: text.as_bytes(),
@@ -449,55 +552,33 @@ pub fn scan(text: &str, keep: impl Fn(&str) -> bool, sink: impl FnMut(Table)) ->
         sink,
     };
     let mut notes = Vec::new();
-    let mut last_err_pos = u64::MAX;
     loop {
-        let before = usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX);
-        match reader.read_event() {
-            Ok(Event::Start(e)) => s.start(&e, before, false),
-            Ok(Event::Empty(e)) => s.start(&e, before, true),
-            Ok(Event::End(e)) => s.end(e.name().as_ref()),
-            Ok(Event::Text(t)) => {
-                let c = t.into_inner();
-                s.push_text(&c);
-            }
-            Ok(Event::CData(t)) => {
-                let c = t.into_inner();
-                s.push_text(&c);
-            }
-            Ok(Event::GeneralRef(r)) => {
-                let name = r.into_inner();
-                let mut buf = [0u8; 4];
-                let rep: &str = match resolve_entity(&name) {
-                    Some(ch) => ch.encode_utf8(&mut buf),
-                    None => "",
-                };
-                if rep.is_empty() {
-                    let raw = format!("&{name};");
-                    s.push_text(&raw);
-                } else {
-                    s.push_text(rep);
-                }
-            }
-            Ok(Event::Eof) => break,
-            Ok(_) => {}
-            Err(err) => {
-                let pos = reader.buffer_position();
-                let line = s.lines.at(usize::try_from(pos).unwrap_or(usize::MAX));
+        match tokens.next(s.wants_text()) {
+            Token::Start {
+                at,
+                name,
+                attrs,
+                empty,
+            } => s.start(name, attrs, at, empty),
+            Token::End(name) => s.end(name),
+            Token::Text(t) => s.push_text(t),
+            Token::Ref(name) => match resolve_entity(name) {
+                Some(c) => s.push_char(c),
+                None => s.push_owned(&format!("&{name};")),
+            },
+            Token::Other => {}
+            Token::Eof => break,
+            Token::Error { message, fatal } => {
+                let line = s.lines.at(tokens.position());
                 if notes.len() < 20 {
                     notes.push(ScanNote {
                         line,
-                        message: format!("unreadable markup skipped: {err}"),
+                        message: format!("unreadable markup skipped: {message}"),
                     });
                 }
-                if pos == last_err_pos {
-                    // No progress: give up on the rest rather than loop.
-                    notes.push(ScanNote {
-                        line,
-                        message: "markup could not be read past this point".into(),
-                    });
+                if fatal {
                     break;
                 }
-                last_err_pos = pos;
             }
         }
     }
@@ -516,16 +597,67 @@ pub fn scan(text: &str, keep: impl Fn(&str) -> bool, sink: impl FnMut(Table)) ->
     }
 }
 
-fn attr(e: &BytesStart<'_>, key: &str) -> Option<String> {
-    let mut attrs = e.html_attributes();
-    attrs.with_checks(false);
-    for a in attrs.flatten() {
-        if a.key.as_ref().eq_ignore_ascii_case(key) {
-            let v = a.value.trim().trim_matches('"').trim_matches('\'');
-            return Some(unescape(v));
+/// The raw value of the first attribute named `key` (any case) in the
+/// attribute part of a tag, the way an HTML reader splits it: `key="v"`,
+/// `key='v'`, `key=v` (up to whitespace) or a bare `key` (empty value).
+fn attr<'a>(attrs: &'a str, key: &[u8]) -> Option<&'a str> {
+    let b = attrs.as_bytes();
+    let ws = |c: &u8| matches!(c, b' ' | b'\r' | b'\n' | b'\t');
+    let skip_ws = |mut i: usize| {
+        while b.get(i).is_some_and(ws) {
+            i += 1;
         }
+        i
+    };
+    let mut i = 0;
+    loop {
+        let start = skip_ws(i);
+        if start >= b.len() {
+            return None;
+        }
+        // The first byte belongs to the key even when it is `=`.
+        let mut end = start + 1;
+        while b.get(end).is_some_and(|c| *c != b'=' && !ws(c)) {
+            end += 1;
+        }
+        let name = b.get(start..end).unwrap_or_default();
+        let eq = if b.get(end) == Some(&b'=') {
+            end
+        } else {
+            let next = skip_ws(end);
+            if b.get(next) != Some(&b'=') {
+                // A key without a value.
+                if name.eq_ignore_ascii_case(key) {
+                    return Some("");
+                }
+                if next >= b.len() {
+                    return None;
+                }
+                i = next;
+                continue;
+            }
+            next
+        };
+        let v = skip_ws(eq + 1);
+        let (value, after) = match b.get(v) {
+            None => return None,
+            Some(&q @ (b'"' | b'\'')) => {
+                let close = memchr::memchr(q, b.get(v + 1..).unwrap_or_default())?;
+                (attrs.get(v + 1..v + 1 + close), v + 2 + close)
+            }
+            Some(_) => {
+                let mut e = v;
+                while b.get(e).is_some_and(|c| !ws(c)) {
+                    e += 1;
+                }
+                (attrs.get(v..e), e)
+            }
+        };
+        if name.eq_ignore_ascii_case(key) {
+            return value.map(|v| v.trim().trim_matches('"').trim_matches('\''));
+        }
+        i = after;
     }
-    None
 }
 
 /// Resolves the entities AWR reports use (`&#160;`, `&nbsp;`, `&amp;`, ...).
@@ -617,6 +749,356 @@ pub fn collapse(s: &str) -> String {
     out
 }
 
+/// The lenient HTML tokenizer under [`scan`]: the rules of quick-xml 0.42
+/// as this module configured it (no end-name, comment or entity checks,
+/// unmatched end tags and lone `&` allowed, empty elements not expanded,
+/// text untrimmed), on bytes, with one addition: text the scanner does not
+/// keep is jumped over without looking at it. Positions are byte offsets
+/// after a leading byte order mark, as quick-xml counted them.
+mod tokens {
+    pub enum Token<'a> {
+        /// `<name attrs>` or `<name attrs/>`; `at` is the offset of `<`.
+        Start {
+            at: usize,
+            name: &'a [u8],
+            attrs: &'a str,
+            empty: bool,
+        },
+        /// `</name>`, trailing whitespace of the name dropped.
+        End(&'a [u8]),
+        /// Text between markup (or a lone `&` and what follows it).
+        Text(&'a str),
+        /// `&name;`: the name between `&` and `;`.
+        Ref(&'a str),
+        /// Comment, DOCTYPE, processing instruction: nothing to keep.
+        Other,
+        /// Markup that could not be read. A fatal error ends the input.
+        Error {
+            message: &'static str,
+            fatal: bool,
+        },
+        Eof,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum State {
+        Text,
+        Ref,
+        Markup,
+        Done,
+    }
+
+    pub struct Tokenizer<'a> {
+        text: &'a str,
+        pos: usize,
+        state: State,
+    }
+
+    const UNCLOSED_TAG: &str = "syntax error: tag not closed: `>` not found before end of input";
+    const UNCLOSED_SINGLE: &str =
+        "syntax error: attribute value not closed: `'` not found before end of input";
+    const UNCLOSED_DOUBLE: &str =
+        "syntax error: attribute value not closed: `\"` not found before end of input";
+    const BAD_BANG: &str = "syntax error: unknown or missed symbol in markup";
+    const UNCLOSED_COMMENT: &str =
+        "syntax error: comment not closed: `-->` not found before end of input";
+    const UNCLOSED_CDATA: &str =
+        "syntax error: CDATA not closed: `]]>` not found before end of input";
+    const UNCLOSED_DOCTYPE: &str =
+        "syntax error: DOCTYPE not closed: `>` not found before end of input";
+    const NO_DOCTYPE_NAME: &str =
+        "ill-formed document: `<!DOCTYPE>` declaration does not contain a name of a document type";
+    const UNCLOSED_PI: &str =
+        "syntax error: processing instruction not closed: `?>` not found before end of input";
+    const UNCLOSED_DECL: &str =
+        "syntax error: XML declaration not closed: `?>` not found before end of input";
+
+    fn is_ws(b: u8) -> bool {
+        matches!(b, b' ' | b'\r' | b'\n' | b'\t')
+    }
+
+    impl<'a> Tokenizer<'a> {
+        pub fn new(text: &'a str) -> Self {
+            Tokenizer {
+                text: text.strip_prefix('\u{feff}').unwrap_or(text),
+                pos: 0,
+                state: State::Text,
+            }
+        }
+
+        /// Offset of the next unread byte.
+        pub fn position(&self) -> usize {
+            self.pos
+        }
+
+        fn bytes(&self) -> &'a [u8] {
+            self.text.as_bytes()
+        }
+
+        /// `text[from..to]`; every offset used here sits on an ASCII byte,
+        /// so on a character boundary.
+        fn slice(&self, from: usize, to: usize) -> &'a str {
+            self.text.get(from..to).unwrap_or_default()
+        }
+
+        fn fatal(&mut self, message: &'static str, pos: usize) -> Token<'a> {
+            self.pos = pos;
+            self.state = State::Done;
+            Token::Error {
+                message,
+                fatal: true,
+            }
+        }
+
+        /// The next token. With `keep_text` false, text and entity
+        /// references are skipped up to the next markup.
+        pub fn next(&mut self, keep_text: bool) -> Token<'a> {
+            let bytes = self.bytes();
+            loop {
+                match self.state {
+                    State::Done => return Token::Eof,
+                    State::Markup => return self.markup(),
+                    State::Text | State::Ref if !keep_text => {
+                        let rest = bytes.get(self.pos..).unwrap_or_default();
+                        match memchr::memchr(b'<', rest) {
+                            Some(i) => {
+                                self.pos += i;
+                                self.state = State::Markup;
+                            }
+                            None => {
+                                self.pos = bytes.len();
+                                self.state = State::Done;
+                            }
+                        }
+                    }
+                    State::Text => {
+                        let start = self.pos;
+                        let rest = bytes.get(start..).unwrap_or_default();
+                        match memchr::memchr2(b'<', b'&', rest) {
+                            None => {
+                                self.pos = bytes.len();
+                                self.state = State::Done;
+                                if start < bytes.len() {
+                                    return Token::Text(self.slice(start, bytes.len()));
+                                }
+                                return Token::Eof;
+                            }
+                            Some(i) => {
+                                self.state = if rest.get(i) == Some(&b'<') {
+                                    State::Markup
+                                } else {
+                                    State::Ref
+                                };
+                                if i > 0 {
+                                    self.pos = start + i;
+                                    return Token::Text(self.slice(start, start + i));
+                                }
+                            }
+                        }
+                    }
+                    State::Ref => {
+                        // At `&`.
+                        let start = self.pos;
+                        let after = bytes.get(start + 1..).unwrap_or_default();
+                        return match memchr::memchr3(b';', b'&', b'<', after) {
+                            Some(i) => match after.get(i) {
+                                Some(b';') => {
+                                    self.pos = start + i + 2;
+                                    self.state = State::Text;
+                                    Token::Ref(self.slice(start + 1, start + 1 + i))
+                                }
+                                next => {
+                                    // A lone `&`: text up to the next `&`
+                                    // (still a reference) or markup.
+                                    self.pos = start + i + 1;
+                                    if next == Some(&b'<') {
+                                        self.state = State::Markup;
+                                    }
+                                    Token::Text(self.slice(start, start + i + 1))
+                                }
+                            },
+                            None => {
+                                self.pos = bytes.len();
+                                self.state = State::Done;
+                                Token::Text(self.slice(start, bytes.len()))
+                            }
+                        };
+                    }
+                }
+            }
+        }
+
+        /// At `<`: one tag, comment, CDATA section, DOCTYPE or processing
+        /// instruction.
+        fn markup(&mut self) -> Token<'a> {
+            self.state = State::Text;
+            let bytes = self.bytes();
+            let start = self.pos;
+            let rest = bytes.get(start..).unwrap_or_default();
+            match rest.get(1) {
+                None => self.fatal(UNCLOSED_TAG, start),
+                Some(b'!') => self.bang(rest),
+                Some(b'?') => self.pi(rest),
+                Some(&c) => {
+                    let Some(gt) = tag_end(rest) else {
+                        let message = match quote_state(rest) {
+                            b'\'' => UNCLOSED_SINGLE,
+                            b'"' => UNCLOSED_DOUBLE,
+                            _ => UNCLOSED_TAG,
+                        };
+                        return self.fatal(message, bytes.len());
+                    };
+                    self.pos = start + gt + 1;
+                    if c == b'/' {
+                        // Between `</` and `>`, trailing whitespace dropped.
+                        let content = rest.get(2..gt).unwrap_or_default();
+                        let len = content
+                            .iter()
+                            .rposition(|&b| !is_ws(b))
+                            .map_or(content.len(), |p| p + 1);
+                        return Token::End(content.get(..len).unwrap_or_default());
+                    }
+                    // Between `<` and `>` (or `/>`).
+                    let (end, empty) = if gt >= 2 && rest.get(gt - 1) == Some(&b'/') {
+                        (gt - 1, true)
+                    } else {
+                        (gt, false)
+                    };
+                    let content = rest.get(1..end).unwrap_or_default();
+                    let name_len = content
+                        .iter()
+                        .position(|&b| is_ws(b))
+                        .unwrap_or(content.len());
+                    Token::Start {
+                        at: start,
+                        name: content.get(..name_len).unwrap_or_default(),
+                        attrs: self.slice(start + 1 + name_len, start + end),
+                        empty,
+                    }
+                }
+            }
+        }
+
+        /// `<!--...-->`, `<![CDATA[...]]>`, `<!DOCTYPE ...>`.
+        fn bang(&mut self, rest: &'a [u8]) -> Token<'a> {
+            let start = self.pos;
+            let len = self.bytes().len();
+            let found = match rest.get(2) {
+                Some(b'-') => memchr::memchr_iter(b'>', rest)
+                    .find(|&i| i > 5 && rest.get(..i).is_some_and(|s| s.ends_with(b"--")))
+                    .map(|i| (i, UNCLOSED_COMMENT)),
+                Some(b'[') => memchr::memchr_iter(b'>', rest)
+                    .find(|&i| rest.get(..i).is_some_and(|s| s.ends_with(b"]]")))
+                    .map(|i| (i, UNCLOSED_CDATA)),
+                Some(b'D' | b'd') => doctype_end(rest).map(|i| (i, UNCLOSED_DOCTYPE)),
+                _ => return self.fatal(BAD_BANG, start),
+            };
+            let Some((gt, unclosed)) = found else {
+                let message = match rest.get(2) {
+                    Some(b'-') => UNCLOSED_COMMENT,
+                    Some(b'[') => UNCLOSED_CDATA,
+                    _ => UNCLOSED_DOCTYPE,
+                };
+                return self.fatal(message, len);
+            };
+            let end = start + gt + 1;
+            self.pos = end;
+            let buf = rest.get(..=gt).unwrap_or_default();
+            match rest.get(2) {
+                Some(b'-') if buf.starts_with(b"<!--") => Token::Other,
+                Some(b'[') if buf.starts_with(b"<![CDATA[") => {
+                    Token::Text(self.slice(start + 9, end.saturating_sub(3).max(start + 9)))
+                }
+                Some(b'D' | b'd')
+                    if buf.len() >= 9
+                        && buf
+                            .get(..9)
+                            .is_some_and(|h| h.eq_ignore_ascii_case(b"<!DOCTYPE")) =>
+                {
+                    let name = buf.get(9..gt).unwrap_or_default();
+                    if name.iter().all(|&b| is_ws(b)) {
+                        Token::Error {
+                            message: NO_DOCTYPE_NAME,
+                            fatal: false,
+                        }
+                    } else {
+                        Token::Other
+                    }
+                }
+                _ => self.fatal(unclosed, end),
+            }
+        }
+
+        /// `<?...?>`.
+        fn pi(&mut self, rest: &'a [u8]) -> Token<'a> {
+            let start = self.pos;
+            let is_decl =
+                rest.starts_with(b"<?xml") && rest.get(5).is_none_or(|&b| is_ws(b) || b == b'?');
+            let unclosed = if is_decl { UNCLOSED_DECL } else { UNCLOSED_PI };
+            let found =
+                memchr::memchr_iter(b'>', rest).find(|&i| i > 0 && rest.get(i - 1) == Some(&b'?'));
+            match found {
+                None => self.fatal(unclosed, self.bytes().len()),
+                Some(gt) if gt + 1 > 3 => {
+                    self.pos = start + gt + 1;
+                    Token::Other
+                }
+                Some(gt) => self.fatal(unclosed, start + gt + 1),
+            }
+        }
+    }
+
+    /// Offset of the `>` that closes the tag at the start of `rest` (`>`
+    /// inside quoted attribute values does not count).
+    fn tag_end(rest: &[u8]) -> Option<usize> {
+        let mut quote = 0u8;
+        for (i, &b) in rest.iter().enumerate() {
+            match (quote, b) {
+                (0, b'>') => return Some(i),
+                (0, b'\'' | b'"') => quote = b,
+                (q, b) if q == b => quote = 0,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The quote left open at the end of an unclosed tag, or 0.
+    fn quote_state(rest: &[u8]) -> u8 {
+        let mut quote = 0u8;
+        for &b in rest {
+            match (quote, b) {
+                (0, b'\'' | b'"') => quote = b,
+                (q, b) if q == b => quote = 0,
+                _ => {}
+            }
+        }
+        quote
+    }
+
+    /// Offset of the `>` that ends a DOCTYPE: quoted strings skipped, an
+    /// internal subset `[...]` skipped to its `]`.
+    fn doctype_end(rest: &[u8]) -> Option<usize> {
+        let mut quote = 0u8;
+        let mut i = 0;
+        while let Some(&b) = rest.get(i) {
+            match (quote, b) {
+                (0, b'\'' | b'"') => quote = b,
+                (0, b'[') => {
+                    let close = memchr::memchr(b']', rest.get(i + 1..)?)?;
+                    let after = i + 2 + close;
+                    return memchr::memchr(b'>', rest.get(after..)?).map(|j| after + j);
+                }
+                (0, b'>') => return Some(i),
+                (q, b) if q == b => quote = 0,
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -658,6 +1140,51 @@ mod tests {
         let titles: Vec<&str> = t.iter().map(|t| t.title.as_str()).collect();
         assert_eq!(titles, ["One", "Two"]);
         assert!(t.iter().all(|t| t.complete));
+    }
+
+    #[test]
+    fn unwanted_tables_keep_structure_but_no_text() {
+        let html = "<p>Skip me<table><tr><td>a &amp; b</td><td><table><tr><td>in</td></tr></table></td></tr></table>\
+<p>Keep<table><tr><td>x&#32;&lt;y&gt;&bogus;</td></tr></table>";
+        let mut out = Vec::new();
+        scan(html, |t| t != "Skip me", |t| out.push(t));
+        let summary: Vec<(&str, usize)> = out
+            .iter()
+            .map(|t| (t.title.as_str(), t.rows.len()))
+            .collect();
+        assert_eq!(summary, [("Skip me", 0), ("Skip me", 0), ("Keep", 1)]);
+        assert_eq!(out[2].rows[0].cells[0].text, "x <y>&bogus;");
+    }
+
+    #[test]
+    fn markup_inside_quotes_comments_and_cdata_is_not_a_tag() {
+        let html = "<!DOCTYPE html><!-- <table> --><p>T<table summary='a > b'><tr>\
+<td><![CDATA[<td>]]></td><td title=\"</td>\">2</td></tr></table><?pi <td> ?>";
+        let t = tables(html);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].summary, "a > b");
+        let cells: Vec<&str> = t[0].rows[0].cells.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(cells, ["<td>", "2"]);
+    }
+
+    #[test]
+    fn a_report_cut_inside_a_tag_ends_with_a_note_on_its_last_line() {
+        let mut out = Vec::new();
+        let s = scan(
+            "<p>T<table><tr><td>1</td>\n<td cl",
+            |_| true,
+            |t| out.push(t),
+        );
+        assert_eq!(s.lines, 2);
+        assert_eq!(s.notes.len(), 1);
+        assert_eq!(s.notes[0].line, 2);
+        assert!(
+            s.notes[0].message.contains("tag not closed"),
+            "{:?}",
+            s.notes
+        );
+        assert!(!out[0].complete);
+        assert_eq!(out[0].rows[0].cells.len(), 1);
     }
 
     #[test]

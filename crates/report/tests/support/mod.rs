@@ -1,6 +1,8 @@
 //! Shared by the report tests: the workspace root and the analysis fixtures.
 #![allow(dead_code, clippy::expect_used, clippy::panic)]
 
+pub mod schema_check;
+
 use std::path::PathBuf;
 
 use awrflash_model::Analysis;
@@ -77,7 +79,6 @@ pub fn injected() -> Analysis {
             p(&mut c.section);
         }
         if let Some(pr) = &mut f.projection {
-            p(&mut pr.bound);
             for s in &mut pr.steps {
                 p(&mut s.component);
             }
