@@ -17,22 +17,6 @@ use awrflash_facts::parse_size;
 use awrflash_model::{Analysis, DbReport, Document};
 use awrflash_rules::{Options, analyze};
 
-/// Every SQL line the analysis prints: findings, options' segments, the
-/// flash cache plan.
-fn all_sql(a: &Analysis) -> Vec<String> {
-    let mut out: Vec<String> = a
-        .findings
-        .iter()
-        .filter_map(|f| f.recommendation.as_ref())
-        .flat_map(|r| r.sql.iter().cloned())
-        .collect();
-    out.extend(a.segments_to_move.iter().filter_map(|s| s.sql.clone()));
-    if let Some(fc) = &a.flash_cache {
-        out.extend(fc.sql.iter().cloned());
-    }
-    out
-}
-
 /// `(parameter, value)` of an `ALTER SYSTEM SET p = v ...` statement.
 fn set_param(sql: &str) -> Option<(String, String)> {
     let upper = sql.to_ascii_uppercase();
@@ -61,7 +45,7 @@ fn problems(label: &str, docs: &[Document], opts: &Options) -> Vec<String> {
         .as_deref()
         .is_some_and(|d| d.starts_with("fusionio"));
     let mut bad = Vec::new();
-    for sql in all_sql(&a) {
+    for sql in common::all_sql(&a) {
         let upper = sql.to_ascii_uppercase();
         if upper.contains("LOGFILE GROUP") || upper.contains("DROP LOGFILE") {
             bad.push(format!("{label}: assumes a redo layout: {sql}"));

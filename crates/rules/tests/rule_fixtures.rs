@@ -375,28 +375,13 @@ fn smart_flash_cache_is_ranked_only_on_oracle_linux_and_solaris() {
     }
 }
 
-/// Every generated statement of an analysis.
-fn sql_lines(a: &awrflash_model::Analysis) -> Vec<String> {
-    let mut out: Vec<String> = a
-        .findings
-        .iter()
-        .filter_map(|f| f.recommendation.as_ref())
-        .flat_map(|r| r.sql.iter().cloned())
-        .collect();
-    out.extend(a.segments_to_move.iter().filter_map(|s| s.sql.clone()));
-    if let Some(fc) = &a.flash_cache {
-        out.extend(fc.sql.iter().cloned());
-    }
-    out
-}
-
 #[test]
 fn no_advice_means_no_best_option_and_no_sql() {
     // Fires: the base interval has advice and statements to run.
     let fx = common::load(&common::fixtures().join("rules/AF070/fires.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     assert!(a.verdict.best_option.is_some());
-    assert!(!sql_lines(&a).is_empty());
+    assert!(!common::all_sql(&a).is_empty());
     // Quiet: not enough load, not enough data.
     for (file, bound) in [
         ("low_load.toml", "not-enough-load"),
@@ -406,7 +391,11 @@ fn no_advice_means_no_best_option_and_no_sql() {
         let a = analyze(&fx.docs, &fx.opts).unwrap();
         assert_eq!(a.verdict.bound, bound, "{file}: {}", a.verdict.summary);
         assert!(a.verdict.best_option.is_none(), "{file}");
-        assert!(sql_lines(&a).is_empty(), "{file}: {:?}", sql_lines(&a));
+        assert!(
+            common::all_sql(&a).is_empty(),
+            "{file}: {:?}",
+            common::all_sql(&a)
+        );
         assert!(
             a.flash_cache.as_ref().is_none_or(|fc| !fc.recommended),
             "{file}"
