@@ -14,7 +14,7 @@
 mod common;
 
 use awrflash_facts::parse_size;
-use awrflash_model::{Analysis, DbReport, Document};
+use awrflash_model::{DbReport, Document};
 use awrflash_rules::{Options, analyze};
 
 /// `(parameter, value)` of an `ALTER SYSTEM SET p = v ...` statement.
