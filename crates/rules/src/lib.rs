@@ -205,7 +205,13 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         // (`on_idle` in their catalogue entry).
         findings.retain(|f| rules.iter().any(|r| r.id == f.id && r.on_idle));
     }
-    let verdict = verdict::verdict(w, &plan, idle)?;
+    let mut plan = plan;
+    let verdict = verdict::verdict(w, &plan, idle, opts.flash_capacity_gb)?;
+    if verdict::no_advice(&verdict) {
+        // No advice, no statements to run: the projections stay for the
+        // record, every SQL line goes.
+        withdraw_sql(&mut plan, &mut findings, verdict.bound.as_str());
+    }
     let analysis = Analysis {
         schema_version: SCHEMA_VERSION,
         database: identity(w, &all),
@@ -290,6 +296,32 @@ pub fn devices(opts: &Options) -> Result<Vec<DeviceSpec>, RulesError> {
         .iter()
         .map(devices::DeviceProfile::spec)
         .collect())
+}
+
+/// Removes every generated statement when the verdict gives no advice.
+fn withdraw_sql(
+    plan: &mut projection::Plan,
+    findings: &mut [awrflash_model::Finding],
+    bound: &str,
+) {
+    for s in plan.ranked.list.iter_mut() {
+        s.sql = None;
+    }
+    if let Some(fc) = plan.flash_cache.as_mut() {
+        if fc.recommended {
+            fc.recommended = false;
+            fc.reason = format!("not recommended: no advice for this interval ({bound})");
+            fc.size_gb = None;
+            fc.sga_cost_mb = None;
+        }
+        fc.sql.clear();
+    }
+    plan.flash_cache_pick = None;
+    for f in findings.iter_mut() {
+        if let Some(r) = f.recommendation.as_mut() {
+            r.sql.clear();
+        }
+    }
 }
 
 /// An editable device file (`awrflash devices --template`).

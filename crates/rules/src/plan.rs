@@ -3,7 +3,7 @@
 //! any check runs. The checks read the plan and never change it.
 
 use awrflash_facts::IntervalFacts;
-use awrflash_model::{IostatCapture, SegmentSizes, SysstatSpool};
+use awrflash_model::{IostatCapture, OptionProjection, SegmentSizes, SysstatSpool};
 
 use crate::checks::{self, Ctx, FlashCacheCandidate};
 use crate::devices::DeviceProfile;
@@ -35,7 +35,22 @@ pub fn build(
         25,
     );
     let mut plan = projection::plan(w, flash, ranked, opts);
-    let decision = if idle.is_some() {
+    let unavailable = checks::flash_cache_unavailable(w);
+    if unavailable.is_some() {
+        // No flash cache size is ranked where the feature cannot run.
+        plan.options.retain(|o| !o.key.starts_with("flash-cache-"));
+    } else if w.report.header.platform.is_none() {
+        for o in plan
+            .options
+            .iter_mut()
+            .filter(|o| o.key.starts_with("flash-cache-"))
+        {
+            o.notes.push("Database Smart Flash Cache runs only on Oracle Linux and Oracle Solaris; the report does not show the platform.".into());
+        }
+    }
+    let decision = if let Some(why) = unavailable {
+        Err(why)
+    } else if idle.is_some() {
         Err("not enough load for advice (AF004)".to_string())
     } else {
         let rule = catalogue::rule("AF070")?;
@@ -74,6 +89,81 @@ pub fn build(
             }
         }
     }
+    if let Err(why) = &decision {
+        // A rejected flash cache is shown as rejected, after the ranked
+        // options, never ranked among them.
+        for o in plan
+            .options
+            .iter_mut()
+            .filter(|o| o.key.starts_with("flash-cache-"))
+        {
+            o.notes.push(format!("rejected: {why}"));
+        }
+        let (keep, rejected): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.options)
+            .into_iter()
+            .partition(|o| !o.key.starts_with("flash-cache-"));
+        plan.options = keep.into_iter().chain(rejected).collect();
+    }
     plan.flash_cache_pick = decision.ok();
+    if let Some(budget) = opts.flash_capacity_gb {
+        apply_budget(&mut plan, budget);
+    }
     Ok(plan)
+}
+
+/// Whether an option can be the best one: it fits the budget and is not a
+/// flash cache size the plan rejected.
+pub fn candidate(o: &OptionProjection, plan: &Plan, budget: Option<f64>) -> bool {
+    fits_budget(o, budget)
+        && !(o.key.starts_with("flash-cache-") && plan.flash_cache_pick.is_none())
+}
+
+/// Whether an option fits the flash budget: an option whose capacity is
+/// unknown is not ruled out (its note says the capacity is unchecked).
+pub fn fits_budget(o: &OptionProjection, budget: Option<f64>) -> bool {
+    match (o.capacity_gb, budget) {
+        (Some(c), Some(b)) => c <= b + 1e-9,
+        _ => true,
+    }
+}
+
+/// With `--flash-capacity-gb`: the options that do not fit go after the
+/// ones that do (each group keeps its order), marked in their notes; a
+/// recommended flash cache larger than the budget is withdrawn.
+fn apply_budget(plan: &mut Plan, budget: f64) {
+    for o in plan.options.iter_mut() {
+        match o.capacity_gb {
+            Some(c) if !fits_budget(o, Some(budget)) => o.notes.push(format!(
+                "does not fit the {} GB flash budget (needs {} GB): ranked after the options that fit, never the best",
+                f0(budget),
+                f0(c)
+            )),
+            Some(_) => {}
+            None => o.notes.push(format!(
+                "capacity not known from the report: check it against the {} GB flash budget",
+                f0(budget)
+            )),
+        }
+    }
+    let (fit, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.options)
+        .into_iter()
+        .partition(|o| fits_budget(o, Some(budget)));
+    plan.options = fit.into_iter().chain(rest).collect();
+    if let Some(pick) = &plan.flash_cache_pick
+        && pick.size_gb > budget + 1e-9
+    {
+        let why = format!(
+            "not recommended: the {} GB it would take does not fit the {} GB flash budget",
+            f0(pick.size_gb),
+            f0(budget)
+        );
+        plan.flash_cache_pick = None;
+        if let Some(fc) = plan.flash_cache.as_mut() {
+            fc.recommended = false;
+            fc.reason = why;
+            fc.sql.clear();
+            fc.size_gb = None;
+            fc.sga_cost_mb = None;
+        }
+    }
 }

@@ -10,7 +10,13 @@ use crate::{RulesError, catalogue};
 
 /// The verdict of the peak interval `w` and its plan; `idle`: the gate's
 /// average active sessions when the interval is idle.
-pub fn verdict(w: &IntervalFacts, plan: &Plan, idle: Option<f64>) -> Result<Verdict, RulesError> {
+/// `budget`: `--flash-capacity-gb`; only an option that fits it can be best.
+pub fn verdict(
+    w: &IntervalFacts,
+    plan: &Plan,
+    idle: Option<f64>,
+    budget: Option<f64>,
+) -> Result<Verdict, RulesError> {
     if let Some(aas) = idle {
         return Ok(Verdict {
             summary: format!(
@@ -27,10 +33,10 @@ pub fn verdict(w: &IntervalFacts, plan: &Plan, idle: Option<f64>) -> Result<Verd
     }
     // AF003's threshold: below it the I/O share bounds the gain.
     let io_min = catalogue::threshold("AF003", "io_share_pct_max")?;
-    Ok(verdict_with(w, plan, io_min))
+    Ok(verdict_with(w, plan, io_min, budget))
 }
 
-fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64) -> Verdict {
+fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>) -> Verdict {
     if w.db_time() <= 0.0 || w.events.is_empty() {
         return Verdict {
             summary: "Not enough data: the input has no DB time or no wait events, so no projection was made.".into(),
@@ -41,7 +47,30 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64) -> Verdict {
         };
     }
     let io_share = w.io_share_pct().map_or(0.0, |n| n.value);
-    let Some(best) = plan.options.first() else {
+    let Some(best) = plan
+        .options
+        .iter()
+        .find(|o| crate::plan::candidate(o, plan, budget))
+    else {
+        if let (Some(b), true) = (
+            budget,
+            plan.options
+                .iter()
+                .any(|o| !crate::plan::fits_budget(o, budget)),
+        ) {
+            return Verdict {
+                summary: format!(
+                    "No flash option fits the {} GB flash budget: every projected option needs more capacity.",
+                    f0(b)
+                ),
+                gain_pct_low: 0.0,
+                gain_pct_high: 0.0,
+                // Nothing saturates: the budget, said in the summary, rules
+                // every option out.
+                bound: Bound::None,
+                best_option: None,
+            };
+        }
         return Verdict {
             summary: "No flash option applies: the report shows no I/O waits a device change would shorten.".into(),
             gain_pct_low: 0.0,
@@ -134,6 +163,11 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64) -> Verdict {
         bound,
         best_option: Some(best.key.clone()),
     }
+}
+
+/// The verdict gives no flash advice at all: not enough load or data.
+pub fn no_advice(v: &Verdict) -> bool {
+    matches!(v.bound, Bound::NotEnoughLoad | Bound::NotEnoughData)
 }
 
 /// A title inside a sentence: its first letter in lower case, the rest

@@ -114,7 +114,13 @@ fn every_corpus_report_analyses_without_error_and_gives_findings() {
             );
             // Text reports cut names: their move SQL says so.
             let text = !name.ends_with(".html") && !name.ends_with(".htm");
-            if text && (s.subobject.is_some() || s.object.len() >= 20 || s.owner.len() >= 10) {
+            // No advice, no statements.
+            let no_advice = a.verdict.bound.as_str().starts_with("not-enough");
+            assert!(!(no_advice && s.sql.is_some()), "{name}: {:?}", s.sql);
+            if text
+                && !no_advice
+                && (s.subobject.is_some() || s.object.len() >= 20 || s.owner.len() >= 10)
+            {
                 let sql = s.sql.as_deref().unwrap_or("");
                 assert!(sql.contains("may have cut"), "{name}: {sql}");
             }
@@ -156,6 +162,54 @@ fn all_corpus_reports_of_one_directory_analyse_together_as_a_series() {
     assert!(
         a.findings.iter().any(|f| f.id == "AF005"),
         "peak interval not named"
+    );
+}
+
+#[test]
+fn corpus_aix_and_exadata_reports_get_no_smart_flash_cache_option() {
+    let Some(files) = corpus_files() else {
+        eprintln!("skipped: ../shared/corpus is absent");
+        return;
+    };
+    let (mut aix, mut exadata) = (0, 0);
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(doc) = awrflash_parse::parse_bytes(&name, &std::fs::read(path).unwrap()) else {
+            continue;
+        };
+        let Document::Report(r) = &doc else {
+            continue;
+        };
+        let is_aix = r
+            .header
+            .platform
+            .as_deref()
+            .is_some_and(|p| p.to_ascii_uppercase().contains("AIX"));
+        let is_cell = r
+            .wait_events
+            .foreground
+            .iter()
+            .any(|e| e.name.starts_with("cell "));
+        if !is_aix && !is_cell {
+            continue;
+        }
+        aix += usize::from(is_aix);
+        exadata += usize::from(is_cell);
+        let a = analyze(std::slice::from_ref(&doc), &Options::default()).unwrap();
+        let keys: Vec<_> = a.options.iter().map(|o| o.key.clone()).collect();
+        assert!(
+            !keys.iter().any(|k| k.starts_with("flash-cache-")),
+            "{name}: {keys:?}"
+        );
+        assert!(
+            a.flash_cache.as_ref().is_none_or(|f| !f.recommended),
+            "{name}"
+        );
+    }
+    eprintln!("checked {aix} AIX and {exadata} Exadata reports");
+    assert!(
+        aix > 0 && exadata > 0,
+        "the corpus has AIX and Exadata reports"
     );
 }
 

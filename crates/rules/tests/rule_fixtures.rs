@@ -346,3 +346,148 @@ fn large_redo_writes_at_a_low_redo_rate_are_not_heavy_load() {
         f.message
     );
 }
+
+#[test]
+fn smart_flash_cache_is_ranked_only_on_oracle_linux_and_solaris() {
+    let dir = common::fixtures().join("rules/AF070");
+    // Fires: the Linux interval ranks flash cache sizes.
+    let fx = common::load(&dir.join("fires.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    assert!(a.options.iter().any(|o| o.key.starts_with("flash-cache-")));
+    // Quiet: on AIX and on Exadata no size is ranked, none is recommended,
+    // and the plan says in one line why not.
+    for (file, why) in [
+        ("aix.toml", "runs only on Oracle Linux and Oracle Solaris"),
+        ("exadata.toml", "not offered on Exadata"),
+    ] {
+        let fx = common::load(&dir.join(file));
+        let a = analyze(&fx.docs, &fx.opts).unwrap();
+        let keys: Vec<_> = a.options.iter().map(|o| o.key.as_str()).collect();
+        assert!(
+            !keys.iter().any(|k| k.starts_with("flash-cache-")),
+            "{file}: {keys:?}"
+        );
+        assert!(!a.findings.iter().any(|f| f.id == "AF070"), "{file}");
+        let fc = a.flash_cache.as_ref().unwrap();
+        assert!(!fc.recommended && fc.sql.is_empty(), "{file}");
+        assert!(fc.reason.contains(why), "{file}: {}", fc.reason);
+        assert!(!fc.reason.contains('\n'), "{file}: {}", fc.reason);
+    }
+}
+
+#[test]
+fn no_advice_means_no_best_option_and_no_sql() {
+    // Fires: the base interval has advice and statements to run.
+    let fx = common::load(&common::fixtures().join("rules/AF070/fires.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    assert!(a.verdict.best_option.is_some());
+    assert!(!common::all_sql(&a).is_empty());
+    // Quiet: not enough load, not enough data.
+    for (file, bound) in [
+        ("low_load.toml", "not-enough-load"),
+        ("no_data.toml", "not-enough-data"),
+    ] {
+        let fx = common::load(&common::fixtures().join("rules/AF004").join(file));
+        let a = analyze(&fx.docs, &fx.opts).unwrap();
+        assert_eq!(a.verdict.bound, bound, "{file}: {}", a.verdict.summary);
+        assert!(a.verdict.best_option.is_none(), "{file}");
+        assert!(
+            common::all_sql(&a).is_empty(),
+            "{file}: {:?}",
+            common::all_sql(&a)
+        );
+        assert!(
+            a.flash_cache.as_ref().is_none_or(|fc| !fc.recommended),
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn with_a_flash_budget_only_fitting_options_can_be_best() {
+    let fx = common::load(&common::fixtures().join("rules/AF070/budget.toml"));
+    let budget = fx.opts.flash_capacity_gb.unwrap();
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    let fits = |o: &awrflash_model::OptionProjection| o.capacity_gb.is_none_or(|c| c <= budget);
+    let too_big: Vec<_> = a.options.iter().filter(|o| !fits(o)).collect();
+    assert!(
+        !too_big.is_empty(),
+        "the fixture has options above the budget"
+    );
+    // The ones that do not fit come after every one that does, marked.
+    let first_bad = a.options.iter().position(|o| !fits(o)).unwrap();
+    assert!(a.options[first_bad..].iter().all(|o| !fits(o)));
+    for o in &too_big {
+        assert!(
+            o.notes
+                .iter()
+                .any(|n| n.contains("does not fit the 2 GB flash budget")),
+            "{}: {:?}",
+            o.key,
+            o.notes
+        );
+    }
+    let best = a.verdict.best_option.as_deref().unwrap();
+    let best = a.options.iter().find(|o| o.key == best).unwrap();
+    assert!(
+        fits(best),
+        "{} is best but needs {:?} GB",
+        best.key,
+        best.capacity_gb
+    );
+    assert!(
+        a.flash_cache
+            .as_ref()
+            .is_none_or(|fc| !fc.recommended || fc.size_gb.is_some_and(|s| s <= budget))
+    );
+    // Without the budget the same interval ranks a size above 2 GB first
+    // among the flash cache sizes: the budget is what moved it.
+    let fx = common::load(&common::fixtures().join("rules/AF070/fires.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    assert!(
+        a.options
+            .iter()
+            .any(|o| o.capacity_gb.is_some_and(|c| c > budget))
+    );
+}
+
+#[test]
+fn a_rejected_flash_cache_is_shown_as_rejected_not_ranked() {
+    let fx = common::load(&common::fixtures().join("rules/AF070/rejected_cpu.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    assert!(a.flash_cache.as_ref().is_some_and(|fc| !fc.recommended));
+    let is_fc = |k: &str| k.starts_with("flash-cache-");
+    let first = a.options.iter().position(|o| is_fc(&o.key)).unwrap();
+    assert!(a.options[first..].iter().all(|o| is_fc(&o.key)));
+    for o in &a.options[first..] {
+        assert!(
+            o.notes.iter().any(|n| n.starts_with("rejected: ")),
+            "{:?}",
+            o.notes
+        );
+    }
+    assert!(a.verdict.best_option.as_deref().is_none_or(|b| !is_fc(b)));
+}
+
+#[test]
+fn the_flash_cache_write_gate_counts_data_file_requests_only() {
+    let dir = common::fixtures().join("rules/AF070");
+    // Fires: data files are 10% writes, LGWR the rest.
+    let fx = common::load(&dir.join("datafile_writes.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    assert!(
+        a.findings.iter().any(|f| f.id == "AF070"),
+        "{:?}",
+        a.flash_cache
+    );
+    // Quiet: without the filetype split all writes count.
+    let fx = common::load(&dir.join("total_writes.toml"));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    assert!(!a.findings.iter().any(|f| f.id == "AF070"));
+    let fc = a.flash_cache.as_ref().unwrap();
+    assert!(
+        fc.reason.contains("writes are 33.3% of I/O requests"),
+        "{}",
+        fc.reason
+    );
+}

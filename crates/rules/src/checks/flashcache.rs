@@ -65,11 +65,24 @@ impl FlashCacheCandidate {
                 f1(single)
             ));
         }
-        if let (Some(r), Some(wr)) = (&w.read_iops, &w.write_iops) {
-            let ws = ratio(wr.value * 100.0, r.value + wr.value);
+        // Data file requests only (IOStat by Filetype) where the report has
+        // them: LGWR, archive and flashback writes never touch the cache.
+        let requests = datafile_requests(w).map(|(r, wr)| (r, wr, "data file writes", "data file"));
+        let totals = match (&w.read_iops, &w.write_iops) {
+            (Some(r), Some(wr)) => Some((r.value, wr.value, "writes", "")),
+            _ => None,
+        };
+        let requests = requests.or(totals);
+        if let Some((r, wr, what, of)) = requests {
+            let ws = ratio(wr * 100.0, r + wr);
             if ws > self.write_share_pct_max {
+                let of = if of.is_empty() {
+                    String::new()
+                } else {
+                    format!("{of} ")
+                };
                 return Err(format!(
-                    "writes are {}% of I/O requests: the flash cache serves read-mostly work",
+                    "{what} are {}% of {of}I/O requests: the flash cache serves read-mostly work",
                     f1(ws)
                 ));
             }
@@ -374,8 +387,7 @@ impl Check for ExadataOptimized {
         let cell_hits = w.stat_total("cell flash cache read hits");
         let optimized = w.stat_total("physical read requests optimized");
         let total = w.stat_total("physical read total IO requests");
-        let is_cell = w.events.iter().any(|e| e.name.starts_with("cell "));
-        if !is_cell && cell_hits.as_ref().is_none_or(|n| n.value <= 0.0) {
+        if !on_exadata(w) {
             return Vec::new();
         }
         let Some(total) = total.filter(|t| t.value > 0.0) else {
@@ -410,5 +422,57 @@ impl Check for ExadataOptimized {
             );
         }
         vec![h]
+    }
+}
+
+/// The database runs on Exadata storage: `cell ...` wait events, or cell
+/// flash cache read hits in the statistics.
+pub fn on_exadata(w: &IntervalFacts) -> bool {
+    w.events.iter().any(|e| e.name.starts_with("cell "))
+        || w.stat_total("cell flash cache read hits")
+            .is_some_and(|n| n.value > 0.0)
+}
+
+/// Why Database Smart Flash Cache is not an option for this database, in
+/// one line; `None` when it is (or when the report does not show the
+/// platform). It runs only on Oracle Linux and Oracle Solaris (the platform
+/// from the report header), and on Exadata the cell flash cache already
+/// plays its role.
+pub fn flash_cache_unavailable(w: &IntervalFacts) -> Option<String> {
+    if on_exadata(w) {
+        return Some("Database Smart Flash Cache is not offered on Exadata, where the cell flash cache plays its role.".into());
+    }
+    // A report without the platform (Statspack, some text reports) keeps
+    // the option; the plan notes the platform requirement on it.
+    let platform = w.report.header.platform.as_deref()?;
+    let p = platform.to_ascii_lowercase();
+    if p.contains("linux") || p.contains("solaris") {
+        None
+    } else {
+        Some(format!(
+            "Database Smart Flash Cache runs only on Oracle Linux and Oracle Solaris, and this database runs on {}.",
+            platform.trim()
+        ))
+    }
+}
+
+/// Data file read and write requests per second from IOStat by Filetype,
+/// when the report has a `Data File` row with both.
+fn datafile_requests(w: &IntervalFacts) -> Option<(f64, f64)> {
+    let rows: Vec<_> = w
+        .report
+        .iostat_filetype
+        .iter()
+        .filter(|r| {
+            r.filetype
+                .as_deref()
+                .is_some_and(|f| f.trim().eq_ignore_ascii_case("data file"))
+        })
+        .collect();
+    let r: Option<f64> = rows.iter().map(|x| x.read_reqs_per_s).sum();
+    let wr: Option<f64> = rows.iter().map(|x| x.write_reqs_per_s).sum();
+    match (r, wr) {
+        (Some(r), Some(wr)) if !rows.is_empty() && r + wr > 0.0 => Some((r, wr)),
+        _ => None,
     }
 }

@@ -10,7 +10,7 @@ mod segments;
 mod writes;
 
 pub use bottleneck::low_load;
-pub use flashcache::{FlashCacheCandidate, flash_cache_sql};
+pub use flashcache::{FlashCacheCandidate, flash_cache_sql, flash_cache_unavailable, on_exadata};
 pub use redo::{RedoAdvice, redo_advice};
 
 use awrflash_model::{

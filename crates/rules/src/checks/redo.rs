@@ -190,14 +190,11 @@ impl Check for RedoStorage {
                 a.heavy_because.join(", ")
             ))
             .fix(
-                "Add redo log groups on flash with a 4 KB block size, switch to them and drop the old groups once inactive; keep members on flash-class storage only.",
-                vec![
-                    format!("ALTER DATABASE ADD LOGFILE GROUP 11 ('+FLASH') SIZE {}G BLOCKSIZE 4096;", f0(size_gb)),
-                    format!("ALTER DATABASE ADD LOGFILE GROUP 12 ('+FLASH') SIZE {}G BLOCKSIZE 4096;", f0(size_gb)),
-                    format!("ALTER DATABASE ADD LOGFILE GROUP 13 ('+FLASH') SIZE {}G BLOCKSIZE 4096;", f0(size_gb)),
-                    "ALTER SYSTEM SWITCH LOGFILE;".into(),
-                    "-- once the old groups are INACTIVE in v$log: ALTER DATABASE DROP LOGFILE GROUP <n>;".into(),
-                ],
+                format!(
+                    "Recreate the redo logs on flash with a 4 KB block size (BLOCKSIZE 4096), about {} GB per log: as many groups as today, each with as many members as today (the report does not show the current layout: read it from v$log and v$logfile and keep the multiplexing, all members on flash-class storage). Switch to the new groups and drop an old group only once it is INACTIVE in v$log.",
+                    f0(size_gb)
+                ),
+                Vec::new(),
             ),
             RedoAdvice::CachingRaid => Hit::new(format!(
                 "log file sync takes {}% of DB time ({} ms) and the redo writes take {} ms, but the redo load is light to moderate (no heavy-load sign: redo MB/s, redo write size and CPU all below the thresholds). Under such load a RAID array with a write-back cache beat flash for redo in the seed, where small 512-byte-aligned redo writes pay a misalignment penalty.",
@@ -206,11 +203,11 @@ impl Check for RedoStorage {
                 f2(write_ms)
             ))
             .fix(
-                "Put the redo logs on a RAID array with a battery-backed write-back cache, on their own spindles; if flash is used anyway, create the groups with BLOCKSIZE 4096.",
-                vec![format!(
-                    "ALTER DATABASE ADD LOGFILE GROUP 11 ('+REDO_CACHED') SIZE {}G;",
+                format!(
+                    "Put the redo logs on storage with a battery-backed write-back cache, about {} GB per log, keeping today's groups and members (the report does not show the current layout: read it from v$log and v$logfile and keep the multiplexing); if flash is used anyway, create the groups with BLOCKSIZE 4096.",
                     f0(size_gb)
-                )],
+                ),
+                Vec::new(),
             ),
         };
         // Say so when the chosen device would not write this redo faster.

@@ -408,13 +408,43 @@ impl Check for RecoveryAreaIo {
                 w.src(&r.src),
             ));
         }
-        h = h.fix(
-            "Put the fast recovery area (archived logs, backups, flashback logs) on flash, or at least off the spindles the datafiles use.",
-            vec![
-                "ALTER SYSTEM SET db_recovery_file_dest_size = 500G SCOPE = BOTH;".into(),
-                "ALTER SYSTEM SET db_recovery_file_dest = '+FLASH' SCOPE = BOTH;".into(),
-            ],
-        );
-        vec![h]
+        vec![recovery_area_fix(h, w)]
     }
+}
+
+/// The recovery-area move, sized from the report's own
+/// `db_recovery_file_dest_size` (the larger of its begin and end values):
+/// the flash area is never proposed smaller than today's, and with no
+/// current value in the report no size is emitted at all.
+fn recovery_area_fix(h: Hit, w: &IntervalFacts) -> Hit {
+    let dest = "ALTER SYSTEM SET db_recovery_file_dest = '+FLASH' SCOPE = BOTH; -- +FLASH: the flash disk group or directory".to_string();
+    match current_recovery_area_gb(w) {
+        Some(gb) => h.fix(
+            format!(
+                "Put the fast recovery area (archived logs, backups, flashback logs) on flash, or at least off the devices the datafiles use, with at least its current size ({} GB, db_recovery_file_dest_size in the report's parameters).",
+                f0(gb)
+            ),
+            vec![
+                format!("ALTER SYSTEM SET db_recovery_file_dest_size = {}G SCOPE = BOTH;", f0(gb)),
+                dest,
+            ],
+        ),
+        None => h.fix(
+            "Put the fast recovery area (archived logs, backups, flashback logs) on flash, or at least off the devices the datafiles use. The report does not show db_recovery_file_dest_size, so no size is proposed: give the flash area at least the current size (SHOW PARAMETER db_recovery_file_dest_size).",
+            vec![dest],
+        ),
+    }
+}
+
+/// The current recovery-area size in whole GB, rounded up so it never
+/// shrinks; `None` when the report has no parseable positive value.
+fn current_recovery_area_gb(w: &IntervalFacts) -> Option<f64> {
+    let p = w.report.parameter("db_recovery_file_dest_size")?;
+    let begin = awrflash_facts::parse_size(&p.value);
+    let end = p.end_value.as_deref().and_then(awrflash_facts::parse_size);
+    let bytes = match (begin, end) {
+        (Some(a), Some(b)) => a.max(b),
+        (a, b) => a.or(b)?,
+    };
+    (bytes > 0.0).then(|| (bytes / 1_073_741_824.0).ceil())
 }

@@ -147,7 +147,7 @@ impl Check for WriteHeavyDevice {
             .as_ref()
             .is_some_and(|e| e.avg_ms >= self.write_latency_ms_high);
         let mut msg = format!(
-            "Writes are {}% of the I/O requests ({} of {} per second). Flash is not to be avoided for writes, but a write-heavy workload needs enterprise (SLC-class) devices with TRIM and wear levelling, and a larger reserve (over-provisioned) area for sustained random writes; cheap MLC drives fill the buffer cache with dirty blocks (free buffer waits).",
+            "Writes are {}% of the I/O requests ({} of {} per second). Flash is not to be avoided for writes, but a write-heavy workload needs enterprise (SLC-class) devices with TRIM and wear levelling, and a larger reserve (over-provisioned) area for sustained random writes; consumer-grade drives fill the buffer cache with dirty blocks (free buffer waits).",
             f1(share),
             f0(wr.value),
             f0(total)
@@ -175,9 +175,15 @@ impl Check for WriteHeavyDevice {
         if slow {
             h = h.severity(Severity::Warning);
         }
+        // Device-specific commands only when that device is the chosen target.
+        let sql = if ctx.flash.name.starts_with("fusionio") {
+            vec!["# FusionIO: fio-detach /dev/fct0; fio-format -s <usable size> /dev/fct0; fio-attach /dev/fct0".into()]
+        } else {
+            Vec::new()
+        };
         vec![h.fix(
-            "Choose SLC/enterprise flash rated for the write rate; on configurable cards enlarge the reserve area (e.g. format to less usable capacity) and size for $/IOPS, not $/GB.",
-            vec!["# e.g. FusionIO: fio-detach /dev/fct0; fio-format -s 100G /dev/fct0; fio-attach /dev/fct0".into()],
+            "Choose enterprise flash rated for the write rate; on configurable devices enlarge the reserve area (format to less usable capacity) and size for $/IOPS, not $/GB.",
+            sql,
         )]
     }
 }

@@ -223,3 +223,19 @@ pub fn finding_text(f: &Finding) -> String {
     }
     s
 }
+
+/// Every generated statement of an analysis: findings, segments to move,
+/// the flash cache plan.
+pub fn all_sql(a: &awrflash_model::Analysis) -> Vec<String> {
+    let mut out: Vec<String> = a
+        .findings
+        .iter()
+        .filter_map(|f| f.recommendation.as_ref())
+        .flat_map(|r| r.sql.iter().cloned())
+        .collect();
+    out.extend(a.segments_to_move.iter().filter_map(|s| s.sql.clone()));
+    if let Some(fc) = &a.flash_cache {
+        out.extend(fc.sql.iter().cloned());
+    }
+    out
+}
