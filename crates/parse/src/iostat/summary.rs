@@ -2,21 +2,24 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use awrflash_model::{ChannelLoad, ChannelPoint, DeviceSample, DeviceSummary, IostatCapture};
+use awrflash_model::{
+    ChannelLoad, ChannelPoint, DeviceSample, DeviceSummary, IostatCapture, stats,
+};
 
 // ---------------------------------------------------------------- summaries
 
-/// Mean, p95 (nearest rank) and max; zeros for an empty series.
+/// Mean, p95 and max; zeros for an empty series. The mean and the p95 are
+/// the model's (`awrflash_model::stats`: nearest rank), the same everywhere
+/// a p95 is printed.
 pub(crate) fn stats(v: &[f64]) -> (f64, f64, f64) {
-    if v.is_empty() {
-        return (0.0, 0.0, 0.0);
-    }
-    let mean = v.iter().sum::<f64>() / v.len() as f64;
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let rank = ((0.95 * s.len() as f64).ceil() as usize).clamp(1, s.len());
-    let p95 = s.get(rank - 1).copied().unwrap_or(0.0);
-    let max = s.last().copied().unwrap_or(0.0);
+    let mean = stats::mean(v.iter().copied()).unwrap_or(0.0);
+    let p95 = stats::p95(v.iter().copied()).unwrap_or(0.0);
+    let max = v
+        .iter()
+        .copied()
+        .filter(|x| x.is_finite())
+        .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
+        .unwrap_or(0.0);
     (round(mean), round(p95), round(max))
 }
 
