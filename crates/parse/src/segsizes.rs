@@ -23,6 +23,7 @@ use awrflash_model::{Format, SegmentSize, SegmentSizes, Source, SourceRef};
 use crate::ParseError;
 use crate::iostat::Warnings;
 use crate::num::{Num, Suffix, parse_num};
+use crate::sysstat::spans;
 
 const SECTION: &str = "dba_segments";
 
@@ -73,26 +74,6 @@ fn spool_header(text: &str) -> Option<usize> {
 /// Whether the text is a SQL*Plus spool of `dba_segments`.
 pub fn looks_like_spool(text: &str) -> bool {
     spool_header(text).is_some()
-}
-
-/// Character spans of the dash runs of an underline.
-fn spans(line: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in line.chars().enumerate() {
-        match (c == '-', start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                out.push((s, i));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push((s, line.chars().count()));
-    }
-    out
 }
 
 /// Cells of a spooled line: from each column's start to the next one's.

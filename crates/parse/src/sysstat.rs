@@ -327,8 +327,9 @@ fn is_underline(line: &str) -> bool {
             .all(|c| matches!(c, '-' | ' ' | '|' | ',' | ';' | '\t'))
 }
 
-/// Character spans of the dash runs of an underline.
-fn spans(line: &str) -> Vec<(usize, usize)> {
+/// Character spans of the dash runs of an underline (SQL*Plus column
+/// widths), shared by the `v$sysstat` and `dba_segments` spool readers.
+pub(crate) fn spans(line: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = None;
     for (i, c) in line.chars().enumerate() {
