@@ -159,25 +159,11 @@ impl<'a> IntervalFacts<'a> {
                         .and_then(|e| e.time_s.map(|v| self.num(v, &e.src)))
                 })
             });
-        if self.db_cpu_s.is_none()
-            && let (Some(lp), Some(el)) = (r.load_profile_row("DB CPU"), &self.elapsed_s)
-            && let Some(ps) = lp.per_second
-        {
-            self.db_cpu_s = Some(Num {
-                value: ps * el.value,
-                src: Some(self.src(&lp.src)),
-                derived: Some("Load Profile DB CPU per second x elapsed".into()),
-            });
+        if self.db_cpu_s.is_none() {
+            self.db_cpu_s = self.load_profile_total("DB CPU");
         }
-        if self.db_time_s.is_none()
-            && let (Some(lp), Some(el)) = (r.load_profile_row("DB Time"), &self.elapsed_s)
-            && let Some(ps) = lp.per_second
-        {
-            self.db_time_s = Some(Num {
-                value: ps * el.value,
-                src: Some(self.src(&lp.src)),
-                derived: Some("Load Profile DB Time per second x elapsed".into()),
-            });
+        if self.db_time_s.is_none() {
+            self.db_time_s = self.load_profile_total("DB Time");
         }
         self.fill_events();
         self.fill_cpu();
@@ -206,6 +192,19 @@ impl<'a> IntervalFacts<'a> {
                         .map(|b| self.num(b, &p.src))
                 })
             });
+    }
+
+    /// A Load Profile rate (`DB CPU`, `DB Time`) turned into the interval's
+    /// total: per second x elapsed.
+    fn load_profile_total(&self, name: &str) -> Option<Num> {
+        let lp = self.report.load_profile_row(name)?;
+        let ps = lp.per_second?;
+        let el = self.elapsed_s.as_ref()?;
+        Some(Num {
+            value: ps * el.value,
+            src: Some(self.src(&lp.src)),
+            derived: Some(format!("Load Profile {name} per second x elapsed")),
+        })
     }
 
     fn fill_events(&mut self) {
