@@ -65,19 +65,43 @@ pub fn parse_num(cell: &str, suffix: Suffix) -> Num {
     if body.is_empty() {
         return Num::Invalid;
     }
-    let mut clean = String::with_capacity(body.len());
-    for (i, c) in body.char_indices() {
-        match c {
-            ',' => {}
-            '0'..='9' | '.' | 'e' | 'E' => clean.push(c),
-            '+' | '-' if i == 0 || matches!(clean.chars().last(), Some('e' | 'E')) => clean.push(c),
-            _ => return Num::Invalid,
-        }
-    }
-    match clean.parse::<f64>() {
-        Ok(v) if v.is_finite() => Num::Value(v * mult),
+    // Digits without separators, on the stack for any number a report
+    // prints: no allocation per cell.
+    let mut buf = [0u8; 64];
+    let mut heap = Vec::new();
+    let out: &mut [u8] = if body.len() <= buf.len() {
+        &mut buf
+    } else {
+        heap.resize(body.len(), 0);
+        &mut heap
+    };
+    let Some(clean) = digits(body, out) else {
+        return Num::Invalid;
+    };
+    // Only ASCII bytes were kept.
+    match std::str::from_utf8(clean).map(str::parse::<f64>) {
+        Ok(Ok(v)) if v.is_finite() => Num::Value(v * mult),
         _ => Num::Invalid,
     }
+}
+
+/// Copies the digits, point, exponent and signs of `body` into `out` (at
+/// least as long as `body`), dropping thousands separators; `None` when
+/// another character is in the way.
+fn digits<'o>(body: &str, out: &'o mut [u8]) -> Option<&'o [u8]> {
+    let mut len = 0;
+    for (i, b) in body.bytes().enumerate() {
+        let after_exponent = len > 0 && matches!(out.get(len - 1), Some(b'e' | b'E'));
+        match b {
+            b',' => continue,
+            b'0'..=b'9' | b'.' | b'e' | b'E' => {}
+            b'+' | b'-' if i == 0 || after_exponent => {}
+            _ => return None,
+        }
+        *out.get_mut(len)? = b;
+        len += 1;
+    }
+    out.get(..len)
 }
 
 fn scale(suffix: Suffix, power: i32) -> f64 {

@@ -107,6 +107,17 @@ struct OpenCell<'a> {
     colspan: u16,
 }
 
+impl OpenCell<'_> {
+    /// A cell of a table whose text is not kept: only its being open counts.
+    fn unkept() -> Self {
+        OpenCell {
+            text: CellText::default(),
+            header: false,
+            colspan: 1,
+        }
+    }
+}
+
 struct Open<'a> {
     table: Table,
     row: Option<Row>,
@@ -259,6 +270,16 @@ impl<'a, F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'a, F, K> {
             Some(open) => open.collect && open.cell.is_some(),
             None => self.in_heading || !self.in_li,
         }
+    }
+
+    /// The innermost open table when it keeps no text and nothing else
+    /// reads text here: the tokenizer may jump to the next tag that matters
+    /// ([`Tokenizer::skip_unkept`]).
+    fn unkept_table(&mut self) -> Option<&mut Open<'a>> {
+        if self.skip.is_some() || self.in_title || self.in_heading {
+            return None;
+        }
+        self.open.last_mut().filter(|o| !o.collect)
     }
 
     fn push_text(&mut self, s: &'a str) {
@@ -553,6 +574,11 @@ pub fn scan(text: &str, keep: impl Fn(&str) -> bool, sink: impl FnMut(Table)) ->
     };
     let mut notes = Vec::new();
     loop {
+        if let Some(open) = s.unkept_table() {
+            let mut cell_open = open.cell.is_some();
+            tokens.skip_unkept(&mut cell_open);
+            open.cell = cell_open.then(OpenCell::unkept);
+        }
         match tokens.next(s.wants_text()) {
             Token::Start {
                 at,
@@ -756,6 +782,8 @@ pub fn collapse(s: &str) -> String {
 /// keep is jumped over without looking at it. Positions are byte offsets
 /// after a leading byte order mark, as quick-xml counted them.
 mod tokens {
+    use super::{Tag, tag_of};
+
     pub enum Token<'a> {
         /// `<name attrs>` or `<name attrs/>`; `at` is the offset of `<`.
         Start {
@@ -950,32 +978,79 @@ mod tokens {
                     };
                     self.pos = start + gt + 1;
                     if c == b'/' {
-                        // Between `</` and `>`, trailing whitespace dropped.
-                        let content = rest.get(2..gt).unwrap_or_default();
-                        let len = content
-                            .iter()
-                            .rposition(|&b| !is_ws(b))
-                            .map_or(content.len(), |p| p + 1);
-                        return Token::End(content.get(..len).unwrap_or_default());
+                        return Token::End(end_name(rest, gt));
                     }
-                    // Between `<` and `>` (or `/>`).
-                    let (end, empty) = if gt >= 2 && rest.get(gt - 1) == Some(&b'/') {
-                        (gt - 1, true)
-                    } else {
-                        (gt, false)
-                    };
-                    let content = rest.get(1..end).unwrap_or_default();
-                    let name_len = content
-                        .iter()
-                        .position(|&b| is_ws(b))
-                        .unwrap_or(content.len());
+                    let (name, end, empty) = start_name(rest, gt);
                     Token::Start {
                         at: start,
-                        name: content.get(..name_len).unwrap_or_default(),
-                        attrs: self.slice(start + 1 + name_len, start + end),
+                        name,
+                        attrs: self.slice(start + 1 + name.len(), start + end),
                         empty,
                     }
                 }
+            }
+        }
+
+        /// Jumps over what cannot change the scan while the innermost open
+        /// table keeps no text: text, and every tag but those of cells and
+        /// rows, which only open or close the table's cell (`cell_open`).
+        /// Stops with the position on the `<` of anything else (a table,
+        /// heading, list item, title, style or script tag, a comment, CDATA,
+        /// DOCTYPE or processing instruction, markup that cannot be read),
+        /// for [`Tokenizer::next`] to read; or at the end of the input.
+        pub fn skip_unkept(&mut self, cell_open: &mut bool) {
+            if self.state == State::Done {
+                return;
+            }
+            let bytes = self.bytes();
+            let mut pos = self.pos;
+            loop {
+                let Some(lt) = bytes.get(pos..).and_then(|r| memchr::memchr(b'<', r)) else {
+                    self.pos = bytes.len();
+                    self.state = State::Done;
+                    return;
+                };
+                let at = pos + lt;
+                let rest = bytes.get(at..).unwrap_or_default();
+                let gt = match rest.get(1) {
+                    Some(b'!' | b'?') | None => None,
+                    Some(_) => tag_end(rest),
+                };
+                let Some(gt) = gt else {
+                    self.pos = at;
+                    self.state = State::Markup;
+                    return;
+                };
+                let stop = if rest.get(1) == Some(&b'/') {
+                    match tag_of(end_name(rest, gt)) {
+                        Tag::Td | Tag::Th | Tag::Tr => {
+                            *cell_open = false;
+                            false
+                        }
+                        Tag::Table | Tag::Li => true,
+                        _ => false,
+                    }
+                } else {
+                    let (name, _, empty) = start_name(rest, gt);
+                    match tag_of(name) {
+                        Tag::Td | Tag::Th => {
+                            *cell_open = !empty;
+                            false
+                        }
+                        Tag::Tr => {
+                            *cell_open = false;
+                            false
+                        }
+                        Tag::Table | Tag::Heading | Tag::Li | Tag::Title | Tag::Skip => true,
+                        Tag::Br | Tag::Block | Tag::Other => false,
+                    }
+                };
+                if stop {
+                    self.pos = at;
+                    self.state = State::Markup;
+                    return;
+                }
+                pos = at + gt + 1;
             }
         }
 
@@ -1048,19 +1123,46 @@ mod tokens {
         }
     }
 
+    /// The name of the end tag `rest` starts with (`>` at `gt`): between
+    /// `</` and `>`, trailing whitespace dropped.
+    fn end_name(rest: &[u8], gt: usize) -> &[u8] {
+        let content = rest.get(2..gt).unwrap_or_default();
+        let len = content
+            .iter()
+            .rposition(|&b| !is_ws(b))
+            .map_or(content.len(), |p| p + 1);
+        content.get(..len).unwrap_or_default()
+    }
+
+    /// The start tag `rest` starts with (`>` at `gt`): its name (up to the
+    /// first whitespace), the offset where its content ends (before `>` or
+    /// `/>`) and whether it is empty (`/>`).
+    fn start_name(rest: &[u8], gt: usize) -> (&[u8], usize, bool) {
+        let (end, empty) = if gt >= 2 && rest.get(gt - 1) == Some(&b'/') {
+            (gt - 1, true)
+        } else {
+            (gt, false)
+        };
+        let content = rest.get(1..end).unwrap_or_default();
+        let name_len = content
+            .iter()
+            .position(|&b| is_ws(b))
+            .unwrap_or(content.len());
+        (content.get(..name_len).unwrap_or_default(), end, empty)
+    }
+
     /// Offset of the `>` that closes the tag at the start of `rest` (`>`
     /// inside quoted attribute values does not count).
     fn tag_end(rest: &[u8]) -> Option<usize> {
-        let mut quote = 0u8;
-        for (i, &b) in rest.iter().enumerate() {
-            match (quote, b) {
-                (0, b'>') => return Some(i),
-                (0, b'\'' | b'"') => quote = b,
-                (q, b) if q == b => quote = 0,
-                _ => {}
+        let mut i = 0;
+        loop {
+            let at = i + memchr::memchr3(b'>', b'"', b'\'', rest.get(i..)?)?;
+            let quote = *rest.get(at)?;
+            if quote == b'>' {
+                return Some(at);
             }
+            i = at + 2 + memchr::memchr(quote, rest.get(at + 1..)?)?;
         }
-        None
     }
 
     /// The quote left open at the end of an unclosed tag, or 0.
