@@ -39,7 +39,13 @@ pub enum Suffix {
 /// Parses one cell. Decimal-comma input (German iostat) is handled by the
 /// iostat parser, not here: here `,` is always a thousands separator.
 pub fn parse_num(cell: &str, suffix: Suffix) -> Num {
-    let s = cell.trim().trim_matches('\u{a0}').trim();
+    // Most cells start and end with an ASCII digit: nothing to trim.
+    let plain = |b: Option<&u8>| b.is_some_and(u8::is_ascii_graphic);
+    let s = if plain(cell.as_bytes().first()) && plain(cell.as_bytes().last()) {
+        cell
+    } else {
+        cell.trim().trim_matches('\u{a0}').trim()
+    };
     if s.is_empty() || s == "-" || s.eq_ignore_ascii_case("n/a") || s == "&nbsp;" {
         return Num::Empty;
     }

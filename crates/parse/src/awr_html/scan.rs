@@ -18,23 +18,25 @@ use tokens::{Token, Tokenizer};
 
 /// One table cell, text with entities resolved and whitespace collapsed.
 #[derive(Debug, Clone, Default)]
-pub struct Cell {
-    pub text: String,
+pub struct Cell<'a> {
+    /// Borrowed from the input unless entities or whitespace had to be
+    /// rewritten.
+    pub text: Cow<'a, str>,
     /// `<th>` rather than `<td>`.
     pub header: bool,
     pub colspan: u16,
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct Row {
+pub struct Row<'a> {
     /// 1-based line of the `<tr>` (or of the first cell of an implicit row).
     pub line: u32,
-    pub cells: Vec<Cell>,
+    pub cells: Vec<Cell<'a>>,
 }
 
 /// A table with the section title printed before it.
 #[derive(Debug, Clone, Default)]
-pub struct Table {
+pub struct Table<'a> {
     /// The closest text before the table: a `<p />Load Profile<p />` label,
     /// an `<h3>` heading, or bare text (`Host CPU`).
     pub title: String,
@@ -44,7 +46,7 @@ pub struct Table {
     pub summary: String,
     /// Line of the `<table>` tag.
     pub line: u32,
-    pub rows: Vec<Row>,
+    pub rows: Vec<Row<'a>>,
     /// False when the input ended before `</table>`.
     pub complete: bool,
 }
@@ -87,16 +89,24 @@ impl<'a> CellText<'a> {
         self.joined = Some(j);
     }
 
-    /// The cell's text, entities resolved, whitespace collapsed.
-    fn finish(self) -> String {
-        let raw: Cow<'_, str> = match self.joined {
-            Some(j) => Cow::Owned(j),
-            None => Cow::Borrowed(self.first),
-        };
-        if is_collapsed(&raw) {
-            raw.into_owned()
-        } else {
-            collapse(&raw)
+    /// The cell's text, entities resolved, whitespace collapsed: still
+    /// borrowed when it came in one piece with nothing to rewrite but
+    /// spaces around it.
+    fn finish(self) -> Cow<'a, str> {
+        match self.joined {
+            Some(j) if is_collapsed(&j) => Cow::Owned(j),
+            Some(j) => Cow::Owned(collapse(&j)),
+            None if is_collapsed(self.first) => Cow::Borrowed(self.first),
+            None => {
+                // Spaces around the text only: a shorter slice is the same
+                // as the collapsed copy (a vertical tab inside would not be).
+                let trimmed = self.first.trim_ascii();
+                if is_collapsed(trimmed) && !trimmed.as_bytes().contains(&0x0b) {
+                    Cow::Borrowed(trimmed)
+                } else {
+                    Cow::Owned(collapse(self.first))
+                }
+            }
         }
     }
 }
@@ -119,8 +129,8 @@ impl OpenCell<'_> {
 }
 
 struct Open<'a> {
-    table: Table,
-    row: Option<Row>,
+    table: Table<'a>,
+    row: Option<Row<'a>>,
     cell: Option<OpenCell<'a>>,
     /// False for tables the caller does not read: structure is tracked,
     /// cell text is not kept.
@@ -129,7 +139,7 @@ struct Open<'a> {
     width: usize,
 }
 
-impl Open<'_> {
+impl<'a> Open<'a> {
     fn close_cell(&mut self) {
         if !self.collect {
             self.cell = None;
@@ -161,7 +171,7 @@ impl Open<'_> {
         }
     }
 
-    fn new_row(&self, line: u32) -> Row {
+    fn new_row(&self, line: u32) -> Row<'a> {
         Row {
             line,
             cells: Vec::with_capacity(self.width),
@@ -234,7 +244,7 @@ fn tag_of(name: &[u8]) -> Tag {
 }
 
 /// Scanner state outside the tables.
-struct Scanner<'a, F: FnMut(Table), K: Fn(&str) -> bool> {
+struct Scanner<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> {
     lines: Lines<'a>,
     /// Whether the rows of a table with this title are wanted.
     keep: K,
@@ -256,7 +266,7 @@ struct Scanner<'a, F: FnMut(Table), K: Fn(&str) -> bool> {
     sink: F,
 }
 
-impl<'a, F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'a, F, K> {
+impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
     /// Whether text at this point of the document is kept anywhere: the
     /// tokenizer skips it (entities and all) when not.
     fn wants_text(&self) -> bool {
@@ -432,12 +442,7 @@ impl<'a, F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                     // Most cells have no colspan: skip the attribute parser
                     // unless the raw tag mentions one (any case: browsers
                     // re-save it as `colSpan`).
-                    let colspan = if open.collect
-                        && attrs
-                            .as_bytes()
-                            .windows(4)
-                            .any(|w| w == b"span" || w == b"SPAN" || w == b"Span")
-                    {
+                    let colspan = if open.collect && mentions_span(attrs.as_bytes()) {
                         attr(attrs, b"colspan")
                             .and_then(|v| unescape(v).trim().parse::<u16>().ok())
                             .unwrap_or(1)
@@ -550,7 +555,11 @@ pub struct ScanSummary {
 
 /// Scans `text`, calling `sink` with every table in document order. Tables
 /// whose title `keep` refuses are handed over without rows.
-pub fn scan(text: &str, keep: impl Fn(&str) -> bool, sink: impl FnMut(Table)) -> ScanSummary {
+pub fn scan<'a>(
+    text: &'a str,
+    keep: impl Fn(&str) -> bool,
+    sink: impl FnMut(Table<'a>),
+) -> ScanSummary {
     let mut tokens = Tokenizer::new(text);
     let mut s = Scanner {
         lines: Lines {
@@ -621,6 +630,15 @@ pub fn scan(text: &str, keep: impl Fn(&str) -> bool, sink: impl FnMut(Table)) ->
         notes,
         lines: total,
     }
+}
+
+/// Whether `span`, `SPAN` or `Span` occurs in the attribute text of a tag.
+fn mentions_span(attrs: &[u8]) -> bool {
+    memchr::memchr2_iter(b's', b'S', attrs).any(|i| {
+        attrs
+            .get(i..i + 4)
+            .is_some_and(|w| w == b"span" || w == b"SPAN" || w == b"Span")
+    })
 }
 
 /// The raw value of the first attribute named `key` (any case) in the
@@ -1205,7 +1223,7 @@ mod tokens {
 mod tests {
     use super::*;
 
-    fn tables(html: &str) -> Vec<Table> {
+    fn tables(html: &str) -> Vec<Table<'_>> {
         let mut out = Vec::new();
         scan(html, |_| true, |t| out.push(t));
         out
@@ -1219,7 +1237,7 @@ mod tests {
         let rows: Vec<Vec<&str>> = t[0]
             .rows
             .iter()
-            .map(|r| r.cells.iter().map(|c| c.text.as_str()).collect())
+            .map(|r| r.cells.iter().map(|c| c.text.as_ref()).collect())
             .collect();
         assert_eq!(rows, [vec!["a", "b"], vec!["c"]]);
     }
@@ -1265,7 +1283,7 @@ mod tests {
         let t = tables(html);
         assert_eq!(t.len(), 1);
         assert_eq!(t[0].summary, "a > b");
-        let cells: Vec<&str> = t[0].rows[0].cells.iter().map(|c| c.text.as_str()).collect();
+        let cells: Vec<&str> = t[0].rows[0].cells.iter().map(|c| c.text.as_ref()).collect();
         assert_eq!(cells, ["<td>", "2"]);
     }
 
