@@ -859,6 +859,9 @@ mod tokens {
     const UNCLOSED_DECL: &str =
         "syntax error: XML declaration not closed: `?>` not found before end of input";
 
+    /// Tags up to this many bytes are read byte by byte.
+    const SHORT_TAG: usize = 48;
+
     fn is_ws(b: u8) -> bool {
         matches!(b, b' ' | b'\r' | b'\n' | b'\t')
     }
@@ -1172,7 +1175,26 @@ mod tokens {
     /// Offset of the `>` that closes the tag at the start of `rest` (`>`
     /// inside quoted attribute values does not count).
     fn tag_end(rest: &[u8]) -> Option<usize> {
-        let mut i = 0;
+        // Most tags are short: one pass over their first bytes, then
+        // memchr over whatever a long tag has left.
+        let head = rest.get(..SHORT_TAG).unwrap_or(rest);
+        let mut quote = 0u8;
+        for (i, &b) in head.iter().enumerate() {
+            if quote == 0 {
+                if b == b'>' {
+                    return Some(i);
+                }
+                if b == b'"' || b == b'\'' {
+                    quote = b;
+                }
+            } else if b == quote {
+                quote = 0;
+            }
+        }
+        let mut i = head.len();
+        if quote != 0 {
+            i += 1 + memchr::memchr(quote, rest.get(i..)?)?;
+        }
         loop {
             let at = i + memchr::memchr3(b'>', b'"', b'\'', rest.get(i..)?)?;
             let quote = *rest.get(at)?;
@@ -1305,6 +1327,39 @@ mod tests {
         );
         assert!(!out[0].complete);
         assert_eq!(out[0].rows[0].cells.len(), 1);
+    }
+
+    #[test]
+    fn a_quoted_gt_past_the_first_bytes_of_a_long_tag_does_not_end_it() {
+        // The quote opens inside the bytes read one by one and closes after.
+        let pad = "x".repeat(40);
+        for keep in [true, false] {
+            let html = format!(
+                "<p>T<table><tr><td title=\"{pad} > <td>\">1</td><td>2</td></tr></table><p>U<table><tr><td>3</td></tr></table>"
+            );
+            let mut out = Vec::new();
+            scan(&html, |t| keep || t == "U", |t| out.push(t));
+            let cells: Vec<usize> = out
+                .iter()
+                .map(|t| t.rows.iter().map(|r| r.cells.len()).sum())
+                .collect();
+            assert_eq!(cells, if keep { [2, 1] } else { [0, 1] });
+        }
+    }
+
+    #[test]
+    fn a_heading_inside_an_unkept_table_still_closes_it() {
+        let mut out = Vec::new();
+        scan(
+            "<p>Skip<table><tr><td><b>x</b><h3>Keep</h3><table><tr><td>1</td></tr></table>",
+            |t| t == "Keep",
+            |t| out.push(t),
+        );
+        let got: Vec<(&str, usize, bool)> = out
+            .iter()
+            .map(|t| (t.title.as_str(), t.rows.len(), t.complete))
+            .collect();
+        assert_eq!(got, [("Skip", 0, true), ("Keep", 1, true)]);
     }
 
     #[test]
