@@ -859,9 +859,6 @@ mod tokens {
     const UNCLOSED_DECL: &str =
         "syntax error: XML declaration not closed: `?>` not found before end of input";
 
-    /// Tags up to this many bytes are read byte by byte.
-    const SHORT_TAG: usize = 48;
-
     fn is_ws(b: u8) -> bool {
         matches!(b, b' ' | b'\r' | b'\n' | b'\t')
     }
@@ -1175,26 +1172,7 @@ mod tokens {
     /// Offset of the `>` that closes the tag at the start of `rest` (`>`
     /// inside quoted attribute values does not count).
     fn tag_end(rest: &[u8]) -> Option<usize> {
-        // Most tags are short: one pass over their first bytes, then
-        // memchr over whatever a long tag has left.
-        let head = rest.get(..SHORT_TAG).unwrap_or(rest);
-        let mut quote = 0u8;
-        for (i, &b) in head.iter().enumerate() {
-            if quote == 0 {
-                if b == b'>' {
-                    return Some(i);
-                }
-                if b == b'"' || b == b'\'' {
-                    quote = b;
-                }
-            } else if b == quote {
-                quote = 0;
-            }
-        }
-        let mut i = head.len();
-        if quote != 0 {
-            i += 1 + memchr::memchr(quote, rest.get(i..)?)?;
-        }
+        let mut i = 0;
         loop {
             let at = i + memchr::memchr3(b'>', b'"', b'\'', rest.get(i..)?)?;
             let quote = *rest.get(at)?;
