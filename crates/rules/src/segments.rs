@@ -208,13 +208,16 @@ pub fn rank(
             .then(a.0.object.cmp(&b.0.object))
             .then(a.0.subobject.cmp(&b.0.subobject))
     });
-    // Keep the head that reaches the coverage target; set aside the
-    // maintenance-read segments met on the way.
+    // Keep the head that reaches the coverage target of the reads, and of
+    // the writes when writes save time too; set aside the maintenance-read
+    // segments met on the way.
     let mut kept = Vec::new();
     let mut set_aside = Vec::new();
-    let mut cum = 0.0;
+    let (mut cum, mut cum_w) = (0.0, 0.0);
+    let writes_count = unit.write_s > 0.0;
     for s in list {
-        if kept.len() >= max_rows || (cum >= coverage_pct && !kept.is_empty()) {
+        let covered = cum >= coverage_pct && (!writes_count || cum_w >= coverage_pct);
+        if kept.len() >= max_rows || (covered && !kept.is_empty()) {
             break;
         }
         if s.0.set_aside.is_some() {
@@ -222,6 +225,7 @@ pub fn rank(
             continue;
         }
         cum += s.0.pct_of_reads.unwrap_or(0.0);
+        cum_w += s.1;
         kept.push(s);
     }
     // The one cumulative column: the running share of the database's read

@@ -149,12 +149,14 @@ pub fn statements_for(w: &IntervalFacts, works: &[Work], object: &str) -> Vec<Se
 /// maintenance statements carry more of the reads than its other matched
 /// statements.
 pub fn read_mainly_by<'a>(works: &'a [Work], stmts: &[SegmentStatement]) -> Option<&'a Work> {
+    // The largest share on each side: a job's call counts the statements it
+    // runs, so shares nest and do not add up.
     let share = |m: bool| -> f64 {
         stmts
             .iter()
             .filter(|s| s.maintenance.is_some() == m)
             .filter_map(|s| s.pct_of_reads)
-            .sum()
+            .fold(0.0, f64::max)
     };
     let (maint, other) = (share(true), share(false));
     if maint <= 0.0 || maint <= other {

@@ -35,10 +35,19 @@ pub fn repeated_scans<'a>(w: &IntervalFacts<'a>, min: f64) -> Vec<(&'a SqlRow, f
     else {
         return Vec::new();
     };
-    rows.iter()
-        .filter(|r| sqlwork::statement_work(works, r).is_none())
-        .filter_map(|r| sqlwork::per_exec(r).filter(|p| *p >= min).map(|p| (r, p)))
-        .collect()
+    let mut out: Vec<(&SqlRow, f64)> = Vec::new();
+    for r in rows {
+        // A statement listed again (per container or instance) counts once.
+        if out.iter().any(|(o, _)| o.sql_id == r.sql_id)
+            || sqlwork::statement_work(works, r).is_some()
+        {
+            continue;
+        }
+        if let Some(p) = sqlwork::per_exec(r).filter(|p| *p >= min) {
+            out.push((r, p));
+        }
+    }
+    out
 }
 
 #[derive(Debug, Deserialize)]
@@ -137,7 +146,12 @@ impl Check for MaintenanceReads {
             .iter()
             .filter_map(|r| sqlwork::statement_work(works, r).map(|k| (r, k)))
             .collect();
-        let pct: f64 = stmts.iter().filter_map(|(r, _)| r.pct_total).sum();
+        // The largest statement's share: a job's call counts the statements
+        // it runs, so the shares nest and are not added.
+        let pct = stmts
+            .iter()
+            .filter_map(|(r, _)| r.pct_total)
+            .fold(0.0, f64::max);
         let set_aside = &ctx.plan.ranked.set_aside;
         if pct < self.pct_total_min && set_aside.is_empty() {
             return Vec::new();
@@ -163,8 +177,7 @@ impl Check for MaintenanceReads {
                 })
                 .collect();
             msg.push_str(&format!(
-                "Oracle maintenance and monitoring work does {}% of the physical reads of the listed statements: {}.",
-                f1(pct),
+                "Oracle maintenance and monitoring work is among the statements that read most: {} (each its share of the physical reads; a job's call includes the statements it runs).",
                 parts.join(", ")
             ));
         }
@@ -172,21 +185,20 @@ impl Check for MaintenanceReads {
             let parts: Vec<String> = set_aside
                 .iter()
                 .map(|s| {
-                    format!(
-                        "{}.{}{}",
-                        s.owner,
-                        s.object,
-                        s.pct_of_reads
-                            .map(|p| format!(" ({}% of read requests)", f1(p)))
-                            .unwrap_or_default()
-                    )
+                    let mut what: Vec<String> = s
+                        .pct_of_reads
+                        .map(|p| format!("{}% of read requests", f1(p)))
+                        .into_iter()
+                        .collect();
+                    what.extend(work_of(works, s).map(|k| k.kind.clone()));
+                    format!("{}.{} ({})", s.owner, s.object, what.join("; "))
                 })
                 .collect();
             if !msg.is_empty() {
                 msg.push(' ');
             }
             msg.push_str(&format!(
-                "Set aside, not a move candidate: {} (read mainly by that work, matched on the SQL text, or a monitoring repository or AWR object); moving it would speed up the maintenance, not the application.",
+                "Set aside, not a move candidate: {} (read mainly by that work, matched on the SQL text, or part of a monitoring repository or AWR); moving it would speed up the maintenance, not the application.",
                 parts.join(", ")
             ));
         }
@@ -226,11 +238,7 @@ impl Check for MaintenanceReads {
         }
         // Each kind of work once, in the order met: its fix.
         let mut kinds: Vec<&sqlwork::Work> = Vec::new();
-        let from_segments = set_aside.iter().filter_map(|s| {
-            works
-                .iter()
-                .find(|k| s.set_aside.as_deref().is_some_and(|t| t.contains(&k.kind)))
-        });
+        let from_segments = set_aside.iter().filter_map(|s| work_of(works, s));
         for k in stmts.iter().map(|(_, k)| *k).chain(from_segments) {
             if !kinds.iter().any(|x| x.kind == k.kind) {
                 kinds.push(k);
@@ -243,4 +251,14 @@ impl Check for MaintenanceReads {
         h = h.fix(fixes.join(" "), Vec::new());
         vec![h]
     }
+}
+
+/// The kind of work a set-aside segment was set aside for (its reason
+/// names it).
+fn work_of<'a>(
+    works: &'a [sqlwork::Work],
+    s: &awrflash_model::SegmentToMove,
+) -> Option<&'a sqlwork::Work> {
+    let why = s.set_aside.as_deref()?;
+    works.iter().find(|k| why.contains(&k.kind))
 }
