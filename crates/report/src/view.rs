@@ -829,6 +829,8 @@ pub fn build(a: &Analysis) -> View {
         let cumulative_value = s.cumulative_pct.unwrap_or(f64::NAN);
         let cumulative = fmt::pct(cumulative_value);
         let cumulative_size = match s.size_gb {
+            // A segment set aside takes no flash capacity.
+            _ if s.set_aside.is_some() => fmt::NA.into(),
             Some(g) if g.is_finite() => {
                 running_gb += g;
                 fmt::gb(running_gb)
@@ -870,8 +872,9 @@ pub fn build(a: &Analysis) -> View {
         }
         let set_aside = s.set_aside.is_some();
         segments.push(SegmentView {
+            // Set aside: not ranked; the note under the table says why.
             rank: if set_aside {
-                "set aside".into()
+                "-".into()
             } else if s.rank > 0 {
                 s.rank.to_string()
             } else {
