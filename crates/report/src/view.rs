@@ -197,6 +197,9 @@ pub struct SegmentView {
     pub saved_per_gb: String,
     pub sql: Option<String>,
     pub src: Option<SrcView>,
+    /// False for a segment set aside (not a move candidate): left out of
+    /// the Pareto chart.
+    pub ranked: bool,
     /// The numbers behind `reads` and `cumulative`, for the Pareto chart.
     pub reads_value: f64,
     pub cumulative_value: f64,
@@ -851,7 +854,7 @@ pub fn build(a: &Analysis) -> View {
                         what.push(m.to_string());
                     }
                     if let Some(p) = q.pct_of_reads {
-                        what.push(format!("{} of the statements' reads", fmt::pct(p)));
+                        what.push(format!("{} of physical reads", fmt::pct(p)));
                     }
                     if let Some(k) = &q.maintenance {
                         what.push(k.clone());
@@ -900,6 +903,7 @@ pub fn build(a: &Analysis) -> View {
                 Some(false) => "no".into(),
                 None => fmt::NA.into(),
             },
+            ranked: !set_aside,
             saved: fmt::opt(s.saved_s, fmt::secs),
             saved_per_gb: fmt::opt(s.saved_s_per_gb, fmt::secs),
             sql: s.sql.clone().filter(|q| !q.trim().is_empty()),

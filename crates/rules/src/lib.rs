@@ -28,8 +28,8 @@ pub mod histproj;
 mod plan;
 pub mod projection;
 pub mod segments;
-mod sqlwork;
 mod series;
+mod sqlwork;
 pub mod util;
 mod verdict;
 

@@ -105,8 +105,13 @@ pub fn rank(
     unit: &UnitSaving,
 ) -> Ranked {
     let mut acc: BTreeMap<(String, String, String), Acc> = BTreeMap::new();
+    let works = crate::sqlwork::works().unwrap_or_default();
+    // Oracle-maintained segments are never moved; those of AWR or a
+    // monitoring repository are kept to be set aside with the fix instead.
     let mut add = |rows: &[SegmentRow], is_read: bool| {
-        for r in rows.iter().filter(|r| movable(r)) {
+        for r in rows.iter().filter(|r| {
+            movable(r) || crate::sqlwork::segment_work(works, &r.owner, &r.object).is_some()
+        }) {
             let key = (
                 r.owner.to_ascii_uppercase(),
                 r.object.to_ascii_uppercase(),
@@ -141,7 +146,6 @@ pub fn rank(
     {
         add(rows, false);
     }
-    let works = crate::sqlwork::works().unwrap_or_default();
     let elapsed = w.elapsed();
     let mut list: Vec<(SegmentToMove, f64)> = acc
         .into_values()
@@ -372,15 +376,21 @@ fn size_of(sizes: &SegmentSizes, a: &Acc) -> Option<f64> {
     (bytes > 0).then(|| bytes as f64 / 1_073_741_824.0)
 }
 
-/// Release at least 12.2 (online table move)?
-fn online_move(w: &IntervalFacts) -> bool {
+/// Release at least `major.minor` (a release without its minor number
+/// counts only when its major is above)?
+pub fn release_at_least(w: &IntervalFacts, major: u32, minor: u32) -> bool {
     let rel = w.report.header.release.as_deref().unwrap_or("");
     let mut parts = rel.split('.').filter_map(|p| p.trim().parse::<u32>().ok());
     match (parts.next(), parts.next()) {
-        (Some(major), Some(minor)) => major > 12 || (major == 12 && minor >= 2),
-        (Some(major), None) => major > 12,
+        (Some(a), Some(b)) => a > major || (a == major && b >= minor),
+        (Some(a), None) => a > major,
         _ => false,
     }
+}
+
+/// Release at least 12.2 (online table move)?
+fn online_move(w: &IntervalFacts) -> bool {
+    release_at_least(w, 12, 2)
 }
 
 fn move_sql(a: &Acc, w: &IntervalFacts) -> String {

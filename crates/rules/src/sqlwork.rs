@@ -227,13 +227,19 @@ mod tests {
             Some("deferred global index maintenance")
         );
         // The same DDL from an application session is not maintenance.
-        assert_eq!(kind("ALTER INDEX \"TDS\".\"EVENT_PK\" C...", "SQL*Plus"), None);
+        assert_eq!(
+            kind("ALTER INDEX \"TDS\".\"EVENT_PK\" C...", "SQL*Plus"),
+            None
+        );
         assert_eq!(kind("select * from orders where id = :1", "JDBC"), None);
     }
 
     #[test]
     fn object_names_match_whole_identifiers_only() {
-        assert!(names_object("ALTER INDEX \"TDS\".\"EVENT_PK\" C...", "EVENT_PK"));
+        assert!(names_object(
+            "ALTER INDEX \"TDS\".\"EVENT_PK\" C...",
+            "EVENT_PK"
+        ));
         assert!(names_object("Insert into EVENT(EVENT_GLOBAL...", "event"));
         assert!(!names_object("select EVENT_PK_OLD from t", "EVENT_PK"));
         assert!(!names_object("select * from tab", "AB"));

@@ -286,12 +286,43 @@ fn segments_of_oracle_maintained_schemas_are_not_listed_to_move() {
     let listed: Vec<String> = a
         .segments_to_move
         .iter()
+        .filter(|s| s.set_aside.is_none())
         .map(|s| format!("{}.{}", s.owner, s.object))
         .collect();
     assert_eq!(
         listed,
         ["APP.ORDERS_PK", "APP.ORDERS", "APP.LINES"],
         "{listed:?}"
+    );
+    // AWR's table is not moved but set aside, with the AWR fix; the
+    // dictionary and SYS_TEMP segments are not listed at all.
+    let aside: Vec<&awrflash_model::SegmentToMove> = a
+        .segments_to_move
+        .iter()
+        .filter(|s| s.set_aside.is_some())
+        .collect();
+    assert_eq!(aside.len(), 1);
+    assert_eq!(aside[0].object, "WRH$_ACTIVE_SESSION_HISTORY");
+    assert!(aside[0].sql.is_none());
+    assert!(
+        aside[0]
+            .set_aside
+            .as_deref()
+            .unwrap()
+            .contains("AWR snapshots and purging")
+    );
+    let f = a.findings.iter().find(|f| f.id == "AF032").unwrap();
+    assert!(
+        f.message.contains("SYS.WRH$_ACTIVE_SESSION_HISTORY"),
+        "{}",
+        f.message
+    );
+    assert!(
+        f.recommendation
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("DROP_SNAPSHOT_RANGE")
     );
     // move_table_partition grammar: UPDATE INDEXES, then ONLINE.
     assert_eq!(
@@ -516,7 +547,11 @@ fn segments_rank_by_projected_time_saved_and_indexes_go_first_only_on_ties() {
         .collect();
     assert_eq!(cum, [35.0, 50.0, 65.0, 75.0]);
     let f = a.findings.iter().find(|f| f.id == "AF030").unwrap();
-    assert!(f.message.contains("ranked by projected time saved"), "{}", f.message);
+    assert!(
+        f.message.contains("ranked by projected time saved"),
+        "{}",
+        f.message
+    );
 }
 
 #[test]
@@ -568,7 +603,10 @@ fn maintenance_reads_set_the_segment_aside_and_give_the_maintenance_fix() {
             .all(|s| s.object != "ORDERS_PK" && s.rank > 0)
     );
     let all_sql = common::all_sql(&a);
-    assert!(!all_sql.iter().any(|q| q.contains("\"ORDERS_PK\"")), "{all_sql:?}");
+    assert!(
+        !all_sql.iter().any(|q| q.contains("\"ORDERS_PK\"")),
+        "{all_sql:?}"
+    );
     // ORDERS is joined to the application statement that names it.
     let orders = a
         .segments_to_move
@@ -618,9 +656,12 @@ fn a_flat_tablespace_load_is_advised_by_tablespace_not_by_segment() {
     assert!(f.message.contains("TAG_P1 (222 reads/s"), "{}", f.message);
     let sql = &f.recommendation.as_ref().unwrap().sql;
     // Every listed tablespace's file moves as it is: no size, no layout.
-    assert!(sql.iter().all(|q| q.starts_with("ALTER DATABASE MOVE DATAFILE '/u02/")
-        && !q.to_ascii_uppercase().contains("SIZE")
-        && !q.to_ascii_uppercase().contains("RESIZE")));
+    assert!(
+        sql.iter()
+            .all(|q| q.starts_with("ALTER DATABASE MOVE DATAFILE '/u02/")
+                && !q.to_ascii_uppercase().contains("SIZE")
+                && !q.to_ascii_uppercase().contains("RESIZE"))
+    );
     assert!(sql.len() >= 4, "{sql:?}");
     let saved = f
         .evidence
@@ -628,4 +669,27 @@ fn a_flat_tablespace_load_is_advised_by_tablespace_not_by_segment() {
         .find(|e| e.label == "DB time the listed tablespaces would save")
         .unwrap();
     assert!(saved.value > 0.0);
+}
+
+#[test]
+fn before_12_1_the_datafile_moves_are_rman_copy_and_switch_steps() {
+    let fx = common::load(&common::fixtures().join("rules/AF031/flat.toml"));
+    let mut docs = fx.docs.clone();
+    if let awrflash_model::Document::Report(r) = &mut docs[0] {
+        r.header.release = Some("11.2.0.4.0".into());
+    }
+    let a = analyze(&docs, &fx.opts).unwrap();
+    let f = a.findings.iter().find(|f| f.id == "AF031").unwrap();
+    let sql = &f.recommendation.as_ref().unwrap().sql;
+    assert!(!sql.is_empty());
+    for q in sql {
+        assert!(
+            q.starts_with("-- before 12.1, in RMAN: BACKUP AS COPY DATAFILE '/u02/"),
+            "{q}"
+        );
+        assert!(
+            q.contains("SWITCH DATAFILE") && !q.contains("MOVE DATAFILE"),
+            "{q}"
+        );
+    }
 }

@@ -33,17 +33,20 @@ fn statements_sentence(list: &[awrflash_model::SegmentToMove]) -> String {
             .iter()
             .take(2)
             .map(|q| {
-                format!(
-                    "{}{}{}",
-                    q.sql_id,
-                    q.module
-                        .as_deref()
-                        .map(|m| format!(" ({m})"))
-                        .unwrap_or_default(),
-                    q.pct_of_reads
-                        .map(|p| format!(" {}% of the statements' reads", f1(p)))
-                        .unwrap_or_default()
-                )
+                let what: Vec<String> = q
+                    .module
+                    .iter()
+                    .cloned()
+                    .chain(
+                        q.pct_of_reads
+                            .map(|p| format!("{}% of physical reads", f1(p))),
+                    )
+                    .collect();
+                if what.is_empty() {
+                    q.sql_id.clone()
+                } else {
+                    format!("{} ({})", q.sql_id, what.join(", "))
+                }
             })
             .collect();
         if !named.is_empty() {
@@ -54,8 +57,7 @@ fn statements_sentence(list: &[awrflash_model::SegmentToMove]) -> String {
         String::new()
     } else {
         format!(
-            " Read most likely ({}, a textual match on the SQL text): {}.",
-            "statements that name the segment",
+            " Read most likely by the statements whose SQL text names them (a textual match): {}.",
             parts.join("; ")
         )
     }
@@ -345,18 +347,12 @@ impl Check for HotTablespaces {
     }
 }
 
-/// Release at least 12.1 (ALTER DATABASE MOVE DATAFILE)?
-fn online_datafile_move(w: &IntervalFacts) -> bool {
-    let rel = w.report.header.release.as_deref().unwrap_or("");
-    let mut parts = rel.split('.').filter_map(|p| p.trim().parse::<u32>().ok());
-    matches!(parts.next(), Some(major) if major >= 12)
-}
-
 /// The move of one datafile: online from 12.1 (the file keeps its size),
 /// else the RMAN copy-and-switch steps. `+FLASH` stands for the flash disk
 /// group or directory.
 fn datafile_move(w: &IntervalFacts, file: &str) -> String {
-    if online_datafile_move(w) {
+    // ALTER DATABASE MOVE DATAFILE is 12.1 and later.
+    if crate::segments::release_at_least(w, 12, 1) {
         format!(
             "ALTER DATABASE MOVE DATAFILE {} TO '+FLASH'; -- +FLASH: the flash disk group or directory",
             lit(file)
