@@ -219,13 +219,18 @@ pub fn rank(
     let mut set_aside = Vec::new();
     let (mut cum, mut cum_w) = (0.0, 0.0);
     let writes_count = unit.write_s > 0.0;
+    let set_aside_min =
+        crate::catalogue::threshold("AF032", "segment_share_pct_min").unwrap_or(0.0);
     for s in list {
         let covered = cum >= coverage_pct && (!writes_count || cum_w >= coverage_pct);
         if kept.len() >= max_rows || (covered && !kept.is_empty()) {
             break;
         }
         if s.0.set_aside.is_some() {
-            set_aside.push(s.0);
+            // Listed only when it carries a share worth the note (AF032).
+            if s.0.pct_of_reads.unwrap_or(0.0) + s.1 >= set_aside_min {
+                set_aside.push(s.0);
+            }
             continue;
         }
         cum += s.0.pct_of_reads.unwrap_or(0.0);

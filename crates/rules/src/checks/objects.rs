@@ -132,6 +132,9 @@ impl Check for RepeatedScans {
 pub struct MaintenanceReads {
     pct_total_min: f64,
     read_share_pct_min: f64,
+    /// Read by `segments::rank` (which segments are listed as set aside).
+    #[allow(dead_code)]
+    segment_share_pct_min: f64,
 }
 
 impl Check for MaintenanceReads {
@@ -157,7 +160,9 @@ impl Check for MaintenanceReads {
             return Vec::new();
         }
         let mut msg = String::new();
-        if !stmts.is_empty() {
+        // The statements are named when maintenance is among the top
+        // readers; a set-aside segment alone does not make them news.
+        if pct >= self.pct_total_min {
             let parts: Vec<String> = stmts
                 .iter()
                 .take(5)
@@ -203,7 +208,7 @@ impl Check for MaintenanceReads {
             ));
         }
         let mut h = Hit::new(msg);
-        for (r, k) in stmts.iter().take(5) {
+        for (r, k) in stmts.iter().take(5).filter(|_| pct >= self.pct_total_min) {
             if let Some(v) = r.pct_total {
                 h = h.ev(row_ev(
                     format!("{} ({}) % of physical reads", r.sql_id, k.kind),
@@ -239,7 +244,11 @@ impl Check for MaintenanceReads {
         // Each kind of work once, in the order met: its fix.
         let mut kinds: Vec<&sqlwork::Work> = Vec::new();
         let from_segments = set_aside.iter().filter_map(|s| work_of(works, s));
-        for k in stmts.iter().map(|(_, k)| *k).chain(from_segments) {
+        let from_statements = stmts
+            .iter()
+            .filter(|_| pct >= self.pct_total_min)
+            .map(|(_, k)| *k);
+        for k in from_statements.chain(from_segments) {
             if !kinds.iter().any(|x| x.kind == k.kind) {
                 kinds.push(k);
             }
