@@ -318,6 +318,15 @@ fn segments_of_oracle_maintained_schemas_are_not_listed_to_move() {
         f.message
     );
     assert!(
+        f.evidence.iter().any(
+            |e| e.label == "SYS.WRH$_ACTIVE_SESSION_HISTORY read requests"
+                && e.value == 2000000.0
+                && e.src.is_some()
+        ),
+        "{:?}",
+        f.evidence
+    );
+    assert!(
         f.recommendation
             .as_ref()
             .unwrap()
