@@ -31,6 +31,7 @@ pub mod segments;
 mod series;
 pub mod util;
 mod verdict;
+pub mod window;
 
 use awrflash_model::{
     Analysis, DbIdentity, DbReport, Document, IostatCapture, SegmentSizes, SysstatSpool,
@@ -172,7 +173,17 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
             .then(ha.begin_snap.cmp(&hb.begin_snap))
             .then(a.path.cmp(&b.path))
     });
-    let primary = awrflash_facts::peak_interval(&all).unwrap_or(0);
+    let peak = awrflash_facts::peak_interval(&all).unwrap_or(0);
+    // With several intervals each is classified; the detailed plan is for
+    // the busiest one that is not an incident.
+    let classes = if all.len() > 1 {
+        window::classify(&all, &window::Thresholds::load()?, window::Limits::load()?)
+    } else {
+        Vec::new()
+    };
+    let primary = window::analysed_interval(&all, &classes)
+        .filter(|_| all.len() > 1)
+        .unwrap_or(peak);
     if let Some(w) = all.get_mut(primary) {
         w.fill_from_iostat(&iostat);
     }
@@ -206,7 +217,26 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         findings.retain(|f| rules.iter().any(|r| r.id == f.id && r.on_idle));
     }
     let mut plan = plan;
-    let verdict = verdict::verdict(w, &plan, idle, opts.flash_capacity_gb)?;
+    let mut verdict = verdict::verdict(w, &plan, idle, opts.flash_capacity_gb)?;
+    let trend = if all.len() > 1 {
+        awrflash_facts::trend(&all)
+    } else {
+        Vec::new()
+    };
+    let window = window::window(
+        &all,
+        &classes,
+        primary,
+        &window::Context {
+            flash,
+            opts,
+            trend: &trend,
+            analysed_options: &plan.options,
+        },
+    );
+    if let Some(wa) = &window {
+        verdict::for_window(&mut verdict, wa, &classes, &plan, primary != peak);
+    }
     if verdict::no_advice(&verdict) {
         // No advice, no statements to run: the projections stay for the
         // record, every SQL line goes.
@@ -222,16 +252,17 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         segments_to_move: plan.ranked.list.clone(),
         flash_cache: plan.flash_cache.clone(),
         series: series::points(&all),
-        peak_interval: (all.len() > 1).then_some(primary),
-        trend: if all.len() > 1 {
-            awrflash_facts::trend(&all)
-        } else {
-            Vec::new()
-        },
+        peak_interval: (all.len() > 1).then_some(peak),
+        trend,
         exhibits: exhibits::exhibits(w, &plan, &iostat),
         // Which auxiliary inputs fit the database is the run layer's call.
         attachments: Vec::new(),
-        caveats: caveats(docs),
+        caveats: {
+            let mut c = caveats(docs);
+            c.extend(window::long_interval_caveat(&all));
+            c
+        },
+        window,
     };
     Ok(analysis)
 }
