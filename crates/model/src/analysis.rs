@@ -481,6 +481,17 @@ pub struct WindowInterval {
     pub bound: Bound,
 }
 
+impl WindowInterval {
+    /// `begin to end`, else the interval's position: how every format and
+    /// the verdict name an interval.
+    pub fn label(&self) -> String {
+        match (&self.begin_time, &self.end_time) {
+            (Some(b), Some(e)) => format!("{b} to {e}"),
+            _ => format!("interval {}", self.index + 1),
+        }
+    }
+}
+
 /// A stretch between two report intervals that no report covers.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -558,6 +569,11 @@ pub struct WindowAnalysis {
     /// The saving as a percentage of the window's DB time.
     pub saved_pct_low: f64,
     pub saved_pct_high: f64,
+    /// The saving as a percentage of the DB time of the intervals that are
+    /// not incidents (an incident's piled-up DB time dilutes the window's
+    /// percentage); `None` when no interval is an incident.
+    pub saved_pct_outside_incidents_low: Option<f64>,
+    pub saved_pct_outside_incidents_high: Option<f64>,
     pub gains: GainDistribution,
     /// Hours of the day by DB time saved, most first (at most three).
     pub top_hours: Vec<HourGain>,

@@ -802,6 +802,20 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
             table(o, st, INDENT, &tables::trend(v));
         }
     }
+    if let Some(w) = &v.window {
+        section(o, st, "Whole window");
+        para(
+            o,
+            st,
+            INDENT,
+            "Each interval projected on its own with the window's move; the window's saving is the sum of the intervals'.",
+        );
+        for (k, val) in &w.facts {
+            para(o, st, INDENT, &format!("{k}: {val}"));
+        }
+        let _ = writeln!(o);
+        table(o, st, INDENT, &tables::window_intervals(v));
+    }
 }
 
 fn projections(o: &mut String, st: &Style, v: &View) {

@@ -182,7 +182,7 @@ pub fn for_window(
     let analysed = wa
         .intervals
         .get(wa.analysed_interval)
-        .map(crate::window::label)
+        .map(awrflash_model::WindowInterval::label)
         .unwrap_or_default();
     let which = if not_peak {
         "the busiest interval that is not an incident"

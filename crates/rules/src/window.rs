@@ -210,7 +210,11 @@ fn classify_one(
             (resmgr_pct, "% of DB time"),
         );
     }
-    if let Some(b) = w.host_busy_pct.as_ref().filter(|b| b.value >= t.host_busy_pct_min) {
+    if let Some(b) = w
+        .host_busy_pct
+        .as_ref()
+        .filter(|b| b.value >= t.host_busy_pct_min)
+    {
         return class(
             IntervalClass::CpuBound,
             format!("host CPU {}% busy", f1(b.value)),
@@ -397,7 +401,10 @@ pub fn window(
                 .map(|o| o.title.clone())
         })
         .unwrap_or_else(|| move_key.to_string());
-    let mut wa = aggregate(intervals, sizing(cx.trend, analysed_option.and_then(|o| o.capacity_gb)));
+    let mut wa = aggregate(
+        intervals,
+        sizing(cx.trend, analysed_option.and_then(|o| o.capacity_gb)),
+    );
     wa.move_key = move_key.to_string();
     wa.move_title = move_title;
     wa.analysed_interval = analysed;
@@ -470,6 +477,18 @@ pub fn aggregate(intervals: Vec<WindowInterval>, sizing: WindowSizing) -> Window
         }
     }
     by_class.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let calm: Vec<&WindowInterval> = intervals
+        .iter()
+        .filter(|i| i.class != IntervalClass::Incident)
+        .collect();
+    let outside = |f: fn(&WindowInterval) -> f64| {
+        (calm.len() < intervals.len()).then(|| {
+            round(ratio(
+                calm.iter().map(|i| f(i)).sum::<f64>() * 100.0,
+                calm.iter().map(|i| i.db_time_s).sum(),
+            ))
+        })
+    };
     WindowAnalysis {
         begin_time: intervals.first().and_then(|i| i.begin_time.clone()),
         end_time: intervals.last().and_then(|i| i.end_time.clone()),
@@ -481,6 +500,8 @@ pub fn aggregate(intervals: Vec<WindowInterval>, sizing: WindowSizing) -> Window
         saved_s_per_day_high: round(per_day(hi)),
         saved_pct_low: round(ratio(lo * 100.0, db)),
         saved_pct_high: round(ratio(hi * 100.0, db)),
+        saved_pct_outside_incidents_low: outside(|i| i.saved_s_low),
+        saved_pct_outside_incidents_high: outside(|i| i.saved_s_high),
         gains,
         top_hours: hours,
         bound_elsewhere,
@@ -488,14 +509,6 @@ pub fn aggregate(intervals: Vec<WindowInterval>, sizing: WindowSizing) -> Window
         sizing,
         intervals,
         ..WindowAnalysis::default()
-    }
-}
-
-/// A short label for an interval: `begin to end`, else its position.
-pub fn label(i: &WindowInterval) -> String {
-    match (&i.begin_time, &i.end_time) {
-        (Some(b), Some(e)) => format!("{b} to {e}"),
-        _ => format!("interval {}", i.index + 1),
     }
 }
 
@@ -510,7 +523,7 @@ pub fn summary(wa: &WindowAnalysis, device: &str, classes: &[Class]) -> String {
         }
     };
     let mut s = format!(
-        "Over the whole window ({} report intervals, {} h of reports), {} on {} would save {} of DB time ({}-{} s, {}-{} s per day); per interval the gain runs from {}% to {}% (median {}%), and the {} intervals give most of it.",
+        "Over the whole window ({} report intervals, {} h of reports), {} on {} would save {} of DB time ({}-{} s, {}-{} s per day at this rate); per interval the gain runs from {}% to {}% (median {}%), and the {} intervals give most of it.",
         wa.intervals.len(),
         f1(wa.covered_s / 3600.0),
         crate::verdict::lower_first(&wa.move_title),
@@ -525,11 +538,20 @@ pub fn summary(wa: &WindowAnalysis, device: &str, classes: &[Class]) -> String {
         f1(wa.gains.median_pct),
         wa.driving_class
     );
+    if let (Some(lo), Some(hi)) = (
+        wa.saved_pct_outside_incidents_low,
+        wa.saved_pct_outside_incidents_high,
+    ) {
+        s.push_str(&format!(
+            " Outside the incident intervals it saves {} of their DB time.",
+            range(lo, hi)
+        ));
+    }
     for (i, c) in wa.intervals.iter().zip(classes) {
         if c.class == IntervalClass::Incident {
             s.push_str(&format!(
                 " {} is an incident ({}: {}), where flash saves {}.",
-                capital(&label(i)),
+                capital(&i.label()),
                 c.incident,
                 c.signal,
                 range(i.saved_pct_low, i.saved_pct_high)
@@ -562,10 +584,7 @@ pub fn long_interval_caveat(all: &[IntervalFacts]) -> Option<awrflash_model::Cav
     if !all.iter().all(|w| w.elapsed() > LONG_INTERVAL_S) {
         return None;
     }
-    let longest = all
-        .iter()
-        .map(IntervalFacts::elapsed)
-        .fold(0.0, f64::max);
+    let longest = all.iter().map(IntervalFacts::elapsed).fold(0.0, f64::max);
     let what = if all.len() > 1 {
         format!(
             "every one of the {} report intervals is longer than two hours (up to {} h)",
@@ -596,20 +615,18 @@ impl crate::checks::Check for Thresholds {
             return Vec::new();
         };
         let classes = classify(ctx.all, self, lim);
-        let when = |w: &IntervalFacts| match (
-            &w.report.header.begin_time,
-            &w.report.header.end_time,
-        ) {
-            (Some(b), Some(e)) => format!("{b} to {e}"),
-            _ => w.path.clone(),
-        };
+        let when =
+            |w: &IntervalFacts| match (&w.report.header.begin_time, &w.report.header.end_time) {
+                (Some(b), Some(e)) => format!("{b} to {e}"),
+                _ => w.path.clone(),
+            };
         ctx.all
             .iter()
             .zip(&classes)
             .filter(|(_, c)| c.class == IntervalClass::Incident)
             .map(|(w, c)| {
                 crate::checks::Hit::new(format!(
-                    "{} ({}) is an incident, a {}: {}. Storage is not sized for it; the detailed plan is for {} ({}).",
+                    "{} ({}) is an incident ({}): {}. Storage is not sized for it; the detailed plan is for {} ({}).",
                     when(w),
                     w.path,
                     c.incident,
@@ -626,5 +643,336 @@ impl crate::checks::Check for Thresholds {
                 .ev_opt(w.db_time_s.as_ref().map(|d| d.evidence("DB time of the incident interval", "s")))
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+    use awrflash_model::{DbReport, Header, HostCpu, LoadProfileRow, TimeModelRow, WaitEvent};
+
+    /// One hour with `db` s of DB time, `cpu` s of DB CPU, the events
+    /// `(name, seconds)` and `logons` per second.
+    fn report(
+        begin: &str,
+        end: &str,
+        db: f64,
+        cpu: f64,
+        events: &[(&str, f64)],
+        logons: f64,
+    ) -> DbReport {
+        let mut r = DbReport::default();
+        r.header = Header {
+            begin_time: Some(begin.into()),
+            end_time: Some(end.into()),
+            elapsed_s: Some(3600.0),
+            db_time_s: Some(db),
+            ..Header::default()
+        };
+        r.load_profile = vec![LoadProfileRow {
+            name: "Logons".into(),
+            per_second: Some(logons),
+            ..LoadProfileRow::default()
+        }];
+        r.time_model = vec![
+            TimeModelRow {
+                name: "DB time".into(),
+                time_s: Some(db),
+                ..TimeModelRow::default()
+            },
+            TimeModelRow {
+                name: "DB CPU".into(),
+                time_s: Some(cpu),
+                ..TimeModelRow::default()
+            },
+        ];
+        r.host_cpu = Some(HostCpu {
+            cpus: Some(16),
+            pct_idle: Some(60.0),
+            ..HostCpu::default()
+        });
+        r.wait_events.foreground = events
+            .iter()
+            .map(|(n, t)| WaitEvent {
+                name: (*n).into(),
+                waits: Some(t * 200.0),
+                time_s: Some(*t),
+                avg_ms: Some(5.0),
+                pct_db_time: Some(t * 100.0 / db),
+                ..WaitEvent::default()
+            })
+            .collect();
+        r
+    }
+
+    fn limits() -> Limits {
+        Limits::load().unwrap()
+    }
+
+    fn classes_of(reports: &[DbReport]) -> Vec<Class> {
+        let all: Vec<IntervalFacts> = reports.iter().map(IntervalFacts::new).collect();
+        classify(&all, &Thresholds::load().unwrap(), limits())
+    }
+
+    const IO: &[(&str, f64)] = &[
+        ("db file sequential read", 4000.0),
+        ("log file sync", 200.0),
+    ];
+
+    fn io_hour(h: u32, logons: f64) -> DbReport {
+        report(
+            &format!("2024-03-04T{h:02}:00:00"),
+            &format!("2024-03-04T{:02}:00:00", h + 1),
+            10_000.0,
+            3000.0,
+            IO,
+            logons,
+        )
+    }
+
+    #[test]
+    fn an_interval_with_a_large_io_share_is_io_bound_and_a_small_load_is_idle() {
+        let idle = report(
+            "2024-03-04T12:00:00",
+            "2024-03-04T13:00:00",
+            10.0,
+            5.0,
+            IO,
+            1.0,
+        );
+        let c = classes_of(&[io_hour(10, 1.0), io_hour(11, 1.0), idle]);
+        assert_eq!(c[0].class, IntervalClass::IoBound, "{}", c[0].signal);
+        assert!(
+            c[0].signal.contains("I/O waits are 40.0%"),
+            "{}",
+            c[0].signal
+        );
+        assert_eq!(c[2].class, IntervalClass::Idle, "{}", c[2].signal);
+    }
+
+    #[test]
+    fn a_logon_storm_with_mutex_waits_is_a_connection_storm_and_without_them_is_not() {
+        let storm_events = [
+            ("db file sequential read", 1000.0),
+            ("library cache: mutex X", 1500.0),
+        ];
+        let storm = report(
+            "2024-03-04T12:00:00",
+            "2024-03-04T13:00:00",
+            10_000.0,
+            3000.0,
+            &storm_events,
+            40.0,
+        );
+        let c = classes_of(&[io_hour(10, 5.0), io_hour(11, 6.0), storm]);
+        assert_eq!(c[2].class, IntervalClass::Incident);
+        assert_eq!(c[2].incident, "connection storm", "{}", c[2].signal);
+        assert!(c[2].signal.contains("40.0 logons/s"), "{}", c[2].signal);
+        // The same logons without library cache waits: an I/O-bound hour.
+        let busy = report(
+            "2024-03-04T12:00:00",
+            "2024-03-04T13:00:00",
+            10_000.0,
+            3000.0,
+            IO,
+            40.0,
+        );
+        let c = classes_of(&[io_hour(10, 5.0), io_hour(11, 6.0), busy]);
+        assert_eq!(c[2].class, IntervalClass::IoBound, "{}", c[2].signal);
+    }
+
+    #[test]
+    fn library_cache_contention_and_a_lock_pile_up_are_incidents_below_their_threshold_they_are_not()
+     {
+        let lc = report(
+            "2024-03-04T12:00:00",
+            "2024-03-04T13:00:00",
+            10_000.0,
+            1000.0,
+            &[
+                ("cursor: pin S wait on X", 3000.0),
+                ("db file sequential read", 500.0),
+            ],
+            5.0,
+        );
+        let lock = report(
+            "2024-03-04T13:00:00",
+            "2024-03-04T14:00:00",
+            10_000.0,
+            1000.0,
+            &[
+                ("enq: TX - row lock contention", 6000.0),
+                ("db file sequential read", 500.0),
+            ],
+            5.0,
+        );
+        let c = classes_of(&[io_hour(10, 5.0), lc, lock]);
+        assert_eq!(c[1].incident, "library cache contention", "{}", c[1].signal);
+        assert_eq!(c[2].incident, "lock pile-up", "{}", c[2].signal);
+        assert!(c[2].signal.contains("enq: TX - row lock contention"));
+        // 4% in enqueues and 10% in cursor waits: not incidents.
+        let calm = report(
+            "2024-03-04T12:00:00",
+            "2024-03-04T13:00:00",
+            10_000.0,
+            3000.0,
+            &[
+                ("enq: TX - row lock contention", 400.0),
+                ("cursor: pin S wait on X", 1000.0),
+                ("db file sequential read", 4000.0),
+            ],
+            5.0,
+        );
+        let c = classes_of(&[io_hour(10, 5.0), calm]);
+        assert_eq!(c[1].class, IntervalClass::IoBound, "{}", c[1].signal);
+    }
+
+    #[test]
+    fn db_cpu_over_its_threshold_is_cpu_bound_below_it_is_not() {
+        let cpu = report(
+            "2024-03-04T12:00:00",
+            "2024-03-04T13:00:00",
+            10_000.0,
+            7000.0,
+            &[("db file sequential read", 1000.0)],
+            5.0,
+        );
+        let c = classes_of(&[io_hour(10, 5.0), cpu]);
+        assert_eq!(c[1].class, IntervalClass::CpuBound, "{}", c[1].signal);
+        assert!(c[1].signal.contains("DB CPU is 70.0%"));
+        assert_eq!(c[0].class, IntervalClass::IoBound);
+        let rm = report(
+            "2024-03-04T12:00:00",
+            "2024-03-04T13:00:00",
+            10_000.0,
+            2000.0,
+            &[
+                ("resmgr:cpu quantum", 3000.0),
+                ("db file sequential read", 2500.0),
+            ],
+            5.0,
+        );
+        let c = classes_of(&[io_hour(10, 5.0), rm]);
+        assert_eq!(c[1].class, IntervalClass::CpuBound, "{}", c[1].signal);
+        assert!(c[1].signal.contains("resmgr:cpu quantum"));
+    }
+
+    #[test]
+    fn the_analysed_interval_is_the_busiest_that_is_not_an_incident() {
+        let storm = report(
+            "2024-03-04T12:00:00",
+            "2024-03-04T13:00:00",
+            90_000.0,
+            3000.0,
+            &[
+                ("library cache: mutex X", 60_000.0),
+                ("db file sequential read", 1000.0),
+            ],
+            5.0,
+        );
+        let mut second = io_hour(11, 5.0);
+        second.header.db_time_s = Some(12_000.0);
+        second.time_model[0].time_s = Some(12_000.0);
+        let reports = [io_hour(10, 5.0), second, storm];
+        let all: Vec<IntervalFacts> = reports.iter().map(IntervalFacts::new).collect();
+        let c = classify(&all, &Thresholds::load().unwrap(), limits());
+        assert_eq!(awrflash_facts::peak_interval(&all), Some(2));
+        assert_eq!(analysed_interval(&all, &c), Some(1));
+    }
+
+    fn iv(
+        i: usize,
+        begin: &str,
+        db: f64,
+        lo: f64,
+        hi: f64,
+        class: IntervalClass,
+        bound: Bound,
+    ) -> WindowInterval {
+        WindowInterval {
+            index: i,
+            begin_time: Some(begin.into()),
+            end_time: None,
+            elapsed_s: 3600.0,
+            db_time_s: db,
+            saved_s_low: lo,
+            saved_s_high: hi,
+            saved_pct_low: lo * 100.0 / db,
+            saved_pct_high: hi * 100.0 / db,
+            class,
+            signal: String::new(),
+            bound,
+        }
+    }
+
+    #[test]
+    fn the_window_sums_the_intervals_and_scales_to_a_day_of_covered_time() {
+        use IntervalClass::*;
+        let v = vec![
+            iv(
+                0,
+                "2024-03-04T09:00:00",
+                10_000.0,
+                3000.0,
+                3500.0,
+                IoBound,
+                Bound::None,
+            ),
+            iv(
+                1,
+                "2024-03-04T10:00:00",
+                10_000.0,
+                1000.0,
+                1500.0,
+                IoBound,
+                Bound::Cpu,
+            ),
+            iv(
+                2,
+                "2024-03-04T11:00:00",
+                80_000.0,
+                1600.0,
+                2000.0,
+                Incident,
+                Bound::None,
+            ),
+            iv(
+                3,
+                "2024-03-05T09:00:00",
+                20_000.0,
+                0.0,
+                0.0,
+                Idle,
+                Bound::None,
+            ),
+        ];
+        let w = aggregate(v, WindowSizing::default());
+        assert_eq!(w.saved_s_low, 5600.0);
+        assert_eq!(w.saved_s_high, 7000.0);
+        assert_eq!(w.db_time_s, 120_000.0);
+        // 4 hours covered: a day is 6 times the window.
+        assert_eq!(w.saved_s_per_day_low, 33_600.0);
+        assert_eq!(w.saved_s_per_day_high, 42_000.0);
+        assert!((w.saved_pct_high - 7000.0 * 100.0 / 120_000.0).abs() < 0.01);
+        // Outside the incident: (3000 + 1000 + 0) / 40,000.
+        assert_eq!(w.saved_pct_outside_incidents_low, Some(10.0));
+        // Mid gains 32.5, 12.5, 2.25, 0: the nearest-rank median is 2.25.
+        assert_eq!(w.gains.min_pct, 0.0);
+        assert_eq!(w.gains.median_pct, 2.25);
+        assert_eq!(w.gains.p95_pct, 32.5);
+        assert_eq!(w.gains.max_pct, 32.5);
+        // 09:00 twice (3250 + 0), 11:00 1800, 10:00 1250.
+        let hours: Vec<(u32, usize, f64)> = w
+            .top_hours
+            .iter()
+            .map(|h| (h.hour, h.intervals, h.saved_s))
+            .collect();
+        assert_eq!(
+            hours,
+            vec![(9, 2, 3250.0), (11, 1, 1800.0), (10, 1, 1250.0)]
+        );
+        assert_eq!(w.bound_elsewhere, vec![1, 2]);
+        assert_eq!(w.driving_class, IoBound);
     }
 }
