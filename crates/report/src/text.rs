@@ -814,7 +814,14 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
             para(o, st, INDENT, &format!("{k}: {val}"));
         }
         let _ = writeln!(o);
-        table(o, st, INDENT, &tables::window_intervals(v));
+        // Interval, Saved, Saved %, Class, Signal (the bounds are in the
+        // facts above).
+        table(
+            o,
+            st,
+            INDENT,
+            &tables::window_intervals(v).keep(&[0, 3, 4, 5, 6]),
+        );
     }
 }
 

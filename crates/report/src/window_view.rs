@@ -42,7 +42,7 @@ fn gaps(w: &WindowAnalysis) -> String {
     }
     w.gaps
         .iter()
-        .map(|g| format!("{} to {} ({})", g.from, g.to, fmt::duration(g.length_s)))
+        .map(|g| format!("{} to {}: {}", g.from, g.to, fmt::duration(g.length_s)))
         .collect::<Vec<_>>()
         .join("; ")
 }
@@ -81,13 +81,20 @@ pub fn identity_rows(a: &Analysis, analysed: &str) -> Option<Vec<(String, String
     } else {
         "the busiest interval that is not an incident"
     };
+    let snaps = match (
+        a.series.first().and_then(|p| p.begin_snap),
+        a.series.last().and_then(|p| p.end_snap),
+    ) {
+        (Some(b), Some(e)) => format!("snapshots {b} to {e}, "),
+        _ => String::new(),
+    };
     Some(vec![
         (
             "Snapshot window".into(),
-            format!("{}, {} report intervals", span(w), w.intervals.len()),
+            format!("{snaps}{}, {} report intervals", span(w), w.intervals.len()),
         ),
         (
-            "Analysed interval".into(),
+            "Analysed".into(),
             format!(
                 "{}, {why}: the detailed plan, the findings and the figures below are for it",
                 if analysed.is_empty() {
