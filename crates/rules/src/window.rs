@@ -365,7 +365,7 @@ pub fn window(
             best = Some((k, t));
         }
     }
-    let move_key = best.map_or(WINDOW_MOVES[0], |(k, _)| k);
+    let move_key = best.map_or("whole-db", |(k, _)| k);
     let intervals: Vec<WindowInterval> = all
         .iter()
         .zip(&plans)
@@ -578,9 +578,6 @@ pub const LONG_INTERVAL_S: f64 = 2.0 * 3600.0 + 300.0;
 /// peaks flash is sized for.
 pub fn long_interval_caveat(all: &[IntervalFacts]) -> Option<awrflash_model::Caveat> {
     let first = all.first()?;
-    if first.report.source.path.is_empty() && first.elapsed() <= 0.0 {
-        return None;
-    }
     if !all.iter().all(|w| w.elapsed() > LONG_INTERVAL_S) {
         return None;
     }
@@ -662,36 +659,38 @@ mod tests {
         events: &[(&str, f64)],
         logons: f64,
     ) -> DbReport {
-        let mut r = DbReport::default();
-        r.header = Header {
-            begin_time: Some(begin.into()),
-            end_time: Some(end.into()),
-            elapsed_s: Some(3600.0),
-            db_time_s: Some(db),
-            ..Header::default()
+        let mut r = DbReport {
+            header: Header {
+                begin_time: Some(begin.into()),
+                end_time: Some(end.into()),
+                elapsed_s: Some(3600.0),
+                db_time_s: Some(db),
+                ..Header::default()
+            },
+            load_profile: vec![LoadProfileRow {
+                name: "Logons".into(),
+                per_second: Some(logons),
+                ..LoadProfileRow::default()
+            }],
+            time_model: vec![
+                TimeModelRow {
+                    name: "DB time".into(),
+                    time_s: Some(db),
+                    ..TimeModelRow::default()
+                },
+                TimeModelRow {
+                    name: "DB CPU".into(),
+                    time_s: Some(cpu),
+                    ..TimeModelRow::default()
+                },
+            ],
+            host_cpu: Some(HostCpu {
+                cpus: Some(16),
+                pct_idle: Some(60.0),
+                ..HostCpu::default()
+            }),
+            ..DbReport::default()
         };
-        r.load_profile = vec![LoadProfileRow {
-            name: "Logons".into(),
-            per_second: Some(logons),
-            ..LoadProfileRow::default()
-        }];
-        r.time_model = vec![
-            TimeModelRow {
-                name: "DB time".into(),
-                time_s: Some(db),
-                ..TimeModelRow::default()
-            },
-            TimeModelRow {
-                name: "DB CPU".into(),
-                time_s: Some(cpu),
-                ..TimeModelRow::default()
-            },
-        ];
-        r.host_cpu = Some(HostCpu {
-            cpus: Some(16),
-            pct_idle: Some(60.0),
-            ..HostCpu::default()
-        });
         r.wait_events.foreground = events
             .iter()
             .map(|(n, t)| WaitEvent {
@@ -974,5 +973,45 @@ mod tests {
         );
         assert_eq!(w.bound_elsewhere, vec![1, 2]);
         assert_eq!(w.driving_class, IoBound);
+    }
+
+    #[test]
+    fn a_gap_is_flagged_where_an_interval_does_not_begin_at_the_previous_end() {
+        let mut late = io_hour(12, 5.0);
+        late.header.begin_time = Some("2024-03-04T12:30:00".into());
+        // 11:00-12:00 follows 10:00-11:00 to the second; 12:30 leaves 30 min.
+        let reports = [io_hour(10, 5.0), io_hour(11, 5.0), late];
+        let all: Vec<IntervalFacts> = reports.iter().map(IntervalFacts::new).collect();
+        let g = gaps(&all);
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].before_interval, 2);
+        assert_eq!(g[0].length_s, 1800.0);
+        assert_eq!(g[0].from, "2024-03-04T12:00:00");
+    }
+
+    #[test]
+    fn a_report_over_two_hours_gets_the_averages_caveat_an_hourly_one_does_not() {
+        let mut long = io_hour(10, 5.0);
+        long.header.end_time = Some("2024-03-05T10:00:00".into());
+        long.header.elapsed_s = Some(86_400.0);
+        let all = vec![IntervalFacts::new(&long)];
+        let c = long_interval_caveat(&all).expect("a caveat");
+        assert!(
+            c.message.contains("the report covers 24.0 h"),
+            "{}",
+            c.message
+        );
+        let hourly = io_hour(10, 5.0);
+        assert!(long_interval_caveat(&[IntervalFacts::new(&hourly)]).is_none());
+        // A window warns only when every interval is long.
+        let mixed = vec![IntervalFacts::new(&long), IntervalFacts::new(&hourly)];
+        assert!(long_interval_caveat(&mixed).is_none());
+        let both = vec![IntervalFacts::new(&long), IntervalFacts::new(&long)];
+        let c = long_interval_caveat(&both).expect("a caveat");
+        assert!(
+            c.message.contains("every one of the 2 report intervals"),
+            "{}",
+            c.message
+        );
     }
 }
