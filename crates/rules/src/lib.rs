@@ -166,13 +166,7 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         reports.iter().map(|r| IntervalFacts::new(r)).collect()
     };
     // Time order, so an index into `all` is an index into `Analysis.series`.
-    all.sort_by(|a, b| {
-        let (ha, hb) = (&a.report.header, &b.report.header);
-        ha.begin_time
-            .cmp(&hb.begin_time)
-            .then(ha.begin_snap.cmp(&hb.begin_snap))
-            .then(a.path.cmp(&b.path))
-    });
+    all.sort_by(time_order);
     let peak = awrflash_facts::peak_interval(&all).unwrap_or(0);
     // With several intervals each is classified; the detailed plan is for
     // the busiest one that is not an incident.
@@ -265,6 +259,43 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         window,
     };
     Ok(analysis)
+}
+
+/// The order of report intervals: begin time, begin snapshot, path.
+fn time_order(a: &IntervalFacts, b: &IntervalFacts) -> std::cmp::Ordering {
+    let (ha, hb) = (&a.report.header, &b.report.header);
+    ha.begin_time
+        .cmp(&hb.begin_time)
+        .then(ha.begin_snap.cmp(&hb.begin_snap))
+        .then(a.path.cmp(&b.path))
+}
+
+/// The index in `docs` of the report [`analyze`] makes its detailed plan
+/// for: the busiest interval that is not an incident (the only report, or
+/// `None` without reports). It reads only what a thinned report keeps
+/// (load profile, time model, wait events, OS statistics), so a run layer
+/// can call it before dropping the SQL lists, segment lists, advisories and
+/// file I/O of the other reports.
+pub fn analysed_report(docs: &[Document]) -> Result<Option<usize>, RulesError> {
+    let mut all: Vec<(usize, IntervalFacts)> = docs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| match d {
+            Document::Report(r) => Some((i, IntervalFacts::new(r))),
+            _ => None,
+        })
+        .collect();
+    all.sort_by(|a, b| time_order(&a.1, &b.1));
+    let (index, facts): (Vec<usize>, Vec<IntervalFacts>) = all.into_iter().unzip();
+    if facts.len() < 2 {
+        return Ok(index.first().copied());
+    }
+    let classes = window::classify(
+        &facts,
+        &window::Thresholds::load()?,
+        window::Limits::load()?,
+    );
+    Ok(window::analysed_interval(&facts, &classes).and_then(|i| index.get(i).copied()))
 }
 
 fn identity(w: &IntervalFacts, all: &[IntervalFacts]) -> DbIdentity {

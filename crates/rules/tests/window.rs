@@ -135,6 +135,8 @@ fn the_window_adds_up_the_intervals_flags_the_gaps_and_plans_for_the_busiest_int
     ];
     std::fs::remove_dir_all(&dir).unwrap();
     let a = analyze(&docs, &Options::default()).unwrap();
+    // The run layer can ask which report keeps its heavy sections.
+    assert_eq!(awrflash_rules::analysed_report(&docs).unwrap(), Some(3));
     let w = a.window.as_ref().expect("a window with four intervals");
     assert_eq!(w.intervals.len(), 4);
     assert_eq!(w.begin_time.as_deref(), Some("2018-01-11T09:30:36"));
