@@ -202,7 +202,7 @@ pub fn window(a: &Analysis) -> Option<WindowView> {
         (
             "Sizing: capacity".into(),
             s.capacity_gb.map_or_else(
-                || "not in the reports (a dba_segments list gives it)".to_string(),
+                || "not in the inputs".to_string(),
                 |c| format!("{} GB", fmt::num(c)),
             ),
         ),
