@@ -30,7 +30,7 @@ pub fn build(
     // The per-read and per-write saving that ranks the segments comes from
     // the projection's own steps (the whole-database option, which moves
     // every read and write wait).
-    let unit = projection::plan(w, flash, segments::Ranked::default(), opts)
+    let unit = projection::interval_plan(w, flash, opts)
         .options
         .iter()
         .find(|o| o.key == "whole-db")
