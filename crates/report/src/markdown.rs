@@ -330,6 +330,12 @@ fn segments(o: &mut String, v: &View) {
     if let Some(n) = &v.segments_cumulative_note {
         let _ = writeln!(o, "Note: {}.\n", md(n));
     }
+    if !v.segment_notes.is_empty() {
+        for n in &v.segment_notes {
+            let _ = writeln!(o, "- {}", md(n));
+        }
+        let _ = writeln!(o);
+    }
     if !v.segment_sql.is_empty() {
         let _ = writeln!(o, "### SQL to move them\n");
         fenced(o, "sql", &v.segment_sql.join("\n"));
@@ -419,6 +425,19 @@ fn exhibits(o: &mut String, v: &View) {
             );
             table(o, &tables::trend(v));
         }
+    }
+    if v.window.is_some() {
+        let _ = writeln!(
+            o,
+            "## Whole window
+"
+        );
+        let _ = writeln!(
+            o,
+            "Each interval projected on its own with the window's move; the window's saving is the sum of the intervals'.\n"
+        );
+        table(o, &tables::window_facts(v));
+        table(o, &tables::window_intervals(v));
     }
 }
 
