@@ -45,10 +45,42 @@ pub fn project(
     avg_ms: f64,
     device_ms: (f64, f64),
 ) -> HistProjection {
-    let (t_lo, t_hi) = (
+    project_above_device(event, dist, waits, avg_ms, device_ms, (0.0, 0.0))
+}
+
+/// As [`project`], when only the device's part of each wait moves: every
+/// wait keeps the `gap_ms` (low, high) it spends above the device
+/// (queueing, scheduling, CPU), so waits at or below (device + gap) stay
+/// and the rest move to (device + gap). The low device time goes with the
+/// low gap (the optimistic end), the high with the high.
+pub fn project_above_device(
+    event: &str,
+    dist: Option<&Distribution>,
+    waits: f64,
+    avg_ms: f64,
+    device_ms: (f64, f64),
+    gap_ms: (f64, f64),
+) -> HistProjection {
+    let (d_lo, d_hi) = (
         device_ms.0.min(device_ms.1).max(0.0),
         device_ms.0.max(device_ms.1).max(0.0),
     );
+    let (g_lo, g_hi) = (
+        gap_ms.0.min(gap_ms.1).max(0.0),
+        gap_ms.0.max(gap_ms.1).max(0.0),
+    );
+    let (t_lo, t_hi) = (d_lo + g_lo, d_hi + g_hi);
+    let target = if g_hi > 0.0 {
+        format!(
+            "the device's {}-{} ms plus the {}-{} ms each wait spends above the device",
+            f2(d_lo),
+            f2(d_hi),
+            f2(g_lo),
+            f2(g_hi)
+        )
+    } else {
+        format!("the device's {}-{} ms", f2(t_lo), f2(t_hi))
+    };
     if !(waits.is_finite() && avg_ms.is_finite() && waits > 0.0 && avg_ms > 0.0) {
         return HistProjection {
             saved_s_low: 0.0,
@@ -83,10 +115,8 @@ pub fn project(
             pct,
             false,
             format!(
-                "`{event}`: no wait histogram, so the average ({} ms) is replaced by the device's {}-{} ms",
+                "`{event}`: no wait histogram, so the average ({} ms) is replaced by {target}",
                 f2(avg_ms),
-                f2(t_lo),
-                f2(t_hi)
             ),
         );
     };
@@ -105,11 +135,15 @@ pub fn project(
         .sum();
     let (lo, hi) = (saved(t_hi), saved(t_lo));
     let rows = dist.map_or(0, |d| d.rows.len());
+    let slower = if g_hi > 0.0 {
+        format!("{} ms ({target})", f2(t_hi))
+    } else {
+        format!("the device's {} ms", f2(t_hi))
+    };
     let step = format!(
-        "`{event}`: wait histogram ({rows} table row{} merged): {}% of waits are slower than the device's {} ms and move to {}-{} ms; waits at or below it stay; bucket latencies {} (so the buckets add up to the {} ms average); saves {}-{} s of {} s",
+        "`{event}`: wait histogram ({rows} table row{} merged): {}% of waits are slower than {slower} and move to {}-{} ms; waits at or below it stay; bucket latencies {} (so the buckets add up to the {} ms average); saves {}-{} s of {} s",
         if rows == 1 { "" } else { "s" },
         f1(pct),
-        f2(t_hi),
         f2(t_lo),
         f2(t_hi),
         fitted.how,
