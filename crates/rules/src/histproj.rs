@@ -283,6 +283,50 @@ mod tests {
     }
 
     #[test]
+    fn with_a_gap_above_the_device_waits_at_or_below_device_plus_gap_stay() {
+        // The same 1,000 waits (midpoints 0.5, 1.5, 3 ms; average 1.3 ms);
+        // the device serves 0.2-0.4 ms and each wait spends 0.5-0.6 ms
+        // above it, so waits move to 0.7-1.0 ms.
+        let d = dist(&[(1.0, 50.0), (2.0, 30.0), (4.0, 20.0), (f64::MAX, 0.0)]);
+        let p = project_above_device(
+            "db file sequential read",
+            Some(&d),
+            1000.0,
+            1.3,
+            (0.2, 0.4),
+            (0.5, 0.6),
+        );
+        assert!(p.used_histogram);
+        // At 0.4 + 0.6 = 1.0 ms: 300 x 0.5 + 200 x 2.0 = 550 ms saved.
+        assert!(close(p.saved_s_low, 0.55), "{p:?}");
+        // At 0.2 + 0.5 = 0.7 ms: the 0.5 ms bucket stays; 300 x 0.8 +
+        // 200 x 2.3 = 700 ms.
+        assert!(close(p.saved_s_high, 0.7), "{p:?}");
+        assert!(close(p.new_avg_ms_low, 0.6) && close(p.new_avg_ms_high, 0.75));
+        assert!(
+            p.step
+                .contains("slower than 1.00 ms (the device's 0.20-0.40 ms plus the 0.50-0.60 ms")
+                && p.step.contains("move to 0.70-1.00 ms"),
+            "{}",
+            p.step
+        );
+        // Without the gap the same device saves 0.9-1.1 s: the gap costs
+        // 0.35-0.4 s here.
+        let whole = project("db file sequential read", Some(&d), 1000.0, 1.3, (0.2, 0.4));
+        assert!(close(whole.saved_s_low, 0.9) && close(whole.saved_s_high, 1.1));
+        // Without a histogram: the average 1.3 ms goes to 0.7-1.0 ms.
+        let avg = project_above_device("x", None, 1000.0, 1.3, (0.2, 0.4), (0.5, 0.6));
+        assert!(
+            close(avg.saved_s_low, 0.3) && close(avg.saved_s_high, 0.6),
+            "{avg:?}"
+        );
+        assert!(
+            avg.step
+                .contains("plus the 0.50-0.60 ms each wait spends above the device")
+        );
+    }
+
+    #[test]
     fn the_open_bucket_takes_what_the_average_leaves() {
         // 100 waits, average 1 ms = 100 ms: 90 in (0,1] at 0.5 ms = 45 ms;
         // the 10 above 1 ms carry the other 55 ms: 5.5 ms each.
