@@ -366,6 +366,79 @@ mod tests {
     }
 
     #[test]
+    fn an_attached_capture_comes_first_weighted_by_each_devices_reads() {
+        use awrflash_model::{ChannelLoad, DeviceSample, DeviceSummary, IostatCapture};
+        let dev =
+            |name: &str, r_s: f64, r_await: f64, w_s: f64, w_await: f64, util: f64| DeviceSummary {
+                device: name.into(),
+                r_s_mean: Some(r_s),
+                r_await_ms_mean: Some(r_await),
+                w_s_mean: Some(w_s),
+                w_await_ms_mean: Some(w_await),
+                util_pct_mean: Some(util),
+                ..Default::default()
+            };
+        let mut part = dev("sdb1", 1000.0, 9.0, 0.0, 0.0, 99.0);
+        part.layered = true;
+        let c = IostatCapture {
+            samples: vec![
+                DeviceSample {
+                    device: "sdb".into(),
+                    since_boot: true,
+                    src: SourceRef::new("iostat", 3),
+                    ..Default::default()
+                },
+                DeviceSample {
+                    device: "sdb".into(),
+                    src: SourceRef::new("iostat", 9),
+                    ..Default::default()
+                },
+            ],
+            summary: vec![
+                dev("sdb", 300.0, 2.0, 100.0, 1.0, 60.0),
+                dev("sdc", 100.0, 4.0, 300.0, 0.6, 20.0),
+                part,
+            ],
+            channel: ChannelLoad {
+                devices: vec!["sdb".into(), "sdc".into()],
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let r = report();
+        let mut f = IntervalFacts::new(&r);
+        f.fill_from_iostat(&[&c]);
+        let views: Vec<_> = f.device.read.iter().map(|s| s.view).collect();
+        assert_eq!(
+            views,
+            [
+                DeviceView::Iostat,
+                DeviceView::Filetype,
+                DeviceView::Tablespace
+            ]
+        );
+        // Reads: (300 x 2 + 100 x 4) / 400 = 2.5 ms; the partition is left
+        // out. Writes: (100 x 1 + 300 x 0.6) / 400 = 0.7 ms. Utilisation
+        // weighted by reads: (300 x 60 + 100 x 20) / 400 = 50%.
+        assert!((f.device.read[0].ms.value - 2.5).abs() < 1e-9);
+        assert_eq!(f.device.read[0].ms.src.as_ref().map(|s| s.line), Some(9));
+        assert!((f.device.write[0].ms.value - 0.7).abs() < 1e-9);
+        assert!(
+            f.device
+                .util_pct
+                .as_ref()
+                .is_some_and(|u| (u.value - 50.0).abs() < 1e-9)
+        );
+        let s = f.device_split("db file sequential read").unwrap();
+        assert_eq!(s.used.view, DeviceView::Iostat);
+        // Spread over the three views: 2.5, 2.83, 3.3 ms.
+        assert!((s.device_ms.0 - 2.5).abs() < 1e-9 && (s.device_ms.1 - 3.3).abs() < 1e-9);
+        // A second capture does not replace the first.
+        f.fill_from_iostat(&[&c]);
+        assert_eq!(f.device.read.len(), 3);
+    }
+
+    #[test]
     fn a_device_view_slower_than_the_wait_leaves_no_gap_and_no_view_no_split() {
         let mut r = report();
         if let Some(row) = r.iostat_filetype.first_mut() {
