@@ -101,7 +101,16 @@ pub struct Split {
     pub gap_ms: (f64, f64),
     /// Views present besides the used one, for the words.
     pub others: Vec<ServiceTime>,
+    /// Views left out: more than [`VIEW_MAX_RATIO`] times the wait's
+    /// average, so they measure something else (a unit or column error in
+    /// the report, or other I/O).
+    pub left_out: Vec<ServiceTime>,
 }
+
+/// A device view above this multiple of the wait's average is left out of
+/// the split: the device's part of a wait cannot exceed the wait, and a
+/// view twice as slow as it is not timing the same reads.
+pub const VIEW_MAX_RATIO: f64 = 2.0;
 
 impl Split {
     /// The part above the device by the used view.
@@ -117,8 +126,13 @@ impl Split {
             .iter()
             .map(|s| format!("{} {} ms", s.view.label(), fmt2(s.ms.value)))
             .collect();
+        let left_out: Vec<String> = self
+            .left_out
+            .iter()
+            .map(|s| format!("{} {} ms", s.view.label(), fmt2(s.ms.value)))
+            .collect();
         format!(
-            "`{}` {} ms, of which the device serves {} ms ({}{}); {} ms is above the device (queueing, scheduling, CPU): flash does not remove it",
+            "`{}` {} ms, of which the device serves {} ms ({}{}{}); {} ms is above the device (queueing, scheduling, CPU): flash does not remove it",
             self.event,
             fmt2(self.avg_ms),
             fmt2(self.device_used_ms),
@@ -127,6 +141,14 @@ impl Split {
                 String::new()
             } else {
                 format!("; {}", others.join(", "))
+            },
+            if left_out.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; left out, over {VIEW_MAX_RATIO}x the wait: {}",
+                    left_out.join(", ")
+                )
             },
             fmt2(self.gap_used_ms())
         )
@@ -139,27 +161,39 @@ fn fmt2(v: f64) -> String {
 
 impl IntervalFacts<'_> {
     /// The split of one event's average wait, when the event is one
-    /// device read ([`SPLIT_EVENTS`]) and a device view exists.
+    /// device read ([`SPLIT_EVENTS`]), a device view fits it (at most
+    /// [`VIEW_MAX_RATIO`] times its average) and some view leaves time
+    /// above the device; `None` otherwise (the whole wait is the device's).
     pub fn device_split(&self, event: &str) -> Option<Split> {
         if !SPLIT_EVENTS.iter().any(|n| n.eq_ignore_ascii_case(event)) {
             return None;
         }
         let ev = self.event(event)?;
-        let used = self.device.read_used()?.clone();
-        let (lo, hi) = self.device.read_spread()?;
         let avg = ev.avg_ms;
-        if !(avg > 0.0 && lo >= 0.0 && hi.is_finite()) {
+        if !(avg.is_finite() && avg > 0.0) {
             return None;
         }
+        let (usable, left_out): (Vec<ServiceTime>, Vec<ServiceTime>) = self
+            .device
+            .read
+            .iter()
+            .cloned()
+            .partition(|s| s.ms.value <= VIEW_MAX_RATIO * avg);
+        let (lo, hi) = spread(&usable)?;
+        let used = usable.first()?.clone();
         let (d_lo, d_hi) = (lo.min(avg), hi.min(avg));
+        if d_lo >= avg {
+            return None;
+        }
         Some(Split {
             event: ev.name.clone(),
             avg_ms: avg,
             device_used_ms: used.ms.value.min(avg),
-            others: self.device.read.iter().skip(1).cloned().collect(),
+            others: usable.iter().skip(1).cloned().collect(),
             used,
             device_ms: (d_lo, d_hi),
             gap_ms: (avg - d_hi, avg - d_lo),
+            left_out,
         })
     }
 
@@ -188,8 +222,12 @@ impl IntervalFacts<'_> {
         let mut t = 0.0;
         let mut first: Option<&SourceRef> = None;
         for row in &r.tablespace_io {
+            // A row with more one-block reads per second than reads per
+            // second has its columns shifted (seen on 11.2.0.4 reports
+            // printing 12c headers): not a one-block read time.
             if let (Some(rate), Some(ms)) = (row.one_block_reads_per_s, row.avg_one_block_read_ms)
                 && rate > 0.0
+                && row.reads_per_s.is_none_or(|all| rate <= all + 1.0)
                 && ms.is_finite()
                 && ms >= 0.0
             {
@@ -444,10 +482,31 @@ mod tests {
         if let Some(row) = r.iostat_filetype.first_mut() {
             row.avg_wait_ms = Some(7.0);
         }
-        r.tablespace_io.clear();
+        // A shifted row (more one-block reads than reads) is no view.
+        for t in &mut r.tablespace_io {
+            t.reads_per_s = Some(50.0);
+        }
         let f = IntervalFacts::new(&r);
-        let s = f.device_split("db file sequential read");
-        assert!(s.is_some_and(|s| s.device_used_ms == s.avg_ms && s.gap_ms == (0.0, 0.0)));
+        assert_eq!(f.device.read.len(), 1);
+        // 7 ms against a 5.45 ms wait: the device is the whole wait.
+        assert!(f.device_split("db file sequential read").is_none());
+        // Over twice the wait: left out, and the next view is used.
+        let mut r2 = report();
+        if let Some(row) = r2.iostat_filetype.first_mut() {
+            row.avg_wait_ms = Some(33_210.77);
+        }
+        let f = IntervalFacts::new(&r2);
+        let s = f.device_split("db file sequential read").unwrap();
+        assert_eq!(s.used.view, DeviceView::Tablespace);
+        assert!(s.others.is_empty() && s.left_out.len() == 1);
+        assert!(
+            s.words().contains(
+                "(Tablespace IO Stats; left out, over 2x the wait: IOStat by Filetype 33210.77 ms)"
+            ),
+            "{}",
+            s.words()
+        );
+        r.tablespace_io.clear();
         r.iostat_filetype.clear();
         let f = IntervalFacts::new(&r);
         assert!(f.device.read.is_empty());

@@ -558,18 +558,21 @@ pub fn project_device_part(
         (g_lo, g_hi),
     );
     // The views measure the device's average time over every small read:
-    // flash cannot remove more than that, whatever the histogram's shape
-    // (its fast waits, served by an array cache, carry less than the
-    // average gap, so the constant gap credits the slow tail too much).
-    let cap_lo = n * (split.device_ms.0 - t_hi).max(0.0) / 1000.0;
-    let cap_hi = n * (split.device_ms.1 - t_lo).max(0.0) / 1000.0;
+    // flash removes at most that, less the target's time for the waits
+    // that move (waits that stay keep theirs), whatever the histogram's
+    // shape. A constant gap makes the fast waits (array cache hits) look
+    // as if they had no device time and credits the slow tail with it.
+    let moved = (hp.shortenable_pct / 100.0).clamp(0.0, 1.0);
+    let cap_lo = n * (split.device_ms.0 - moved * t_hi).max(0.0) / 1000.0;
+    let cap_hi = n * (split.device_ms.1 - moved * t_lo).max(0.0) / 1000.0;
     let (saved_lo, saved_hi) = (hp.saved_s_low.min(cap_lo), hp.saved_s_high.min(cap_hi));
     let capped = if saved_lo < hp.saved_s_low || saved_hi < hp.saved_s_high {
         format!(
-            "; capped at the device part the views measure: {} waits x ({}-{} ms device - {}-{} ms target) = {}-{} s",
+            "; capped at the device time the views measure: {} waits x ({}-{} ms device - {}% moved x {}-{} ms target) = {}-{} s",
             round(n),
             f2(split.device_ms.0),
             f2(split.device_ms.1),
+            f1(moved * 100.0),
             f2(t_hi),
             f2(t_lo),
             f2(cap_lo),
