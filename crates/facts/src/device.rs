@@ -223,13 +223,14 @@ impl IntervalFacts<'_> {
         let mut first: Option<&SourceRef> = None;
         for row in &r.tablespace_io {
             // A row with more one-block reads per second than reads per
-            // second has its columns shifted (seen on 11.2.0.4 reports
-            // printing 12c headers): not a one-block read time.
+            // second has its columns shifted (seen on an 11.2.0.4 report
+            // of the corpus), and 0 ms is no timing: neither is a one-block
+            // read time.
             if let (Some(rate), Some(ms)) = (row.one_block_reads_per_s, row.avg_one_block_read_ms)
                 && rate > 0.0
                 && row.reads_per_s.is_none_or(|all| rate <= all + 1.0)
                 && ms.is_finite()
-                && ms >= 0.0
+                && ms > 0.0
             {
                 n += rate;
                 t += rate * ms;

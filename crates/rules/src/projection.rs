@@ -568,14 +568,16 @@ pub fn project_device_part(
     let (saved_lo, saved_hi) = (hp.saved_s_low.min(cap_lo), hp.saved_s_high.min(cap_hi));
     let capped = if saved_lo < hp.saved_s_low || saved_hi < hp.saved_s_high {
         format!(
-            "; capped at the device time the views measure: {} waits x ({}-{} ms device - {}% moved x {}-{} ms target) = {}-{} s",
+            "; capped at the device time the views measure: {} waits x ({} ms device - {}% moved x {} ms target) = {} s to {} waits x ({} ms - {}% x {} ms) = {} s",
             round(n),
             f2(split.device_ms.0),
-            f2(split.device_ms.1),
             f1(moved * 100.0),
             f2(t_hi),
-            f2(t_lo),
             f2(cap_lo),
+            round(n),
+            f2(split.device_ms.1),
+            f1(moved * 100.0),
+            f2(t_lo),
             f2(cap_hi)
         )
     } else {
