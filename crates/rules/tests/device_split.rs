@@ -256,3 +256,53 @@ fn pdb05_single_block_reads_split_at_the_filetype_view_and_the_whole_database_ga
         af010.message
     );
 }
+
+#[test]
+fn an_attached_iostat_capture_is_the_preferred_device_view() {
+    use awrflash_model::{ChannelLoad, DeviceSample, DeviceSummary, IostatCapture, SourceRef};
+    // The base interval (720,000 reads at 6 ms, IOStat by Filetype 3 ms)
+    // with a capture whose data disks serve reads in (300 x 1.0 + 100 x
+    // 2.2) / 400 = 1.3 ms.
+    let mut fx = common::load(&common::fixtures().join("rules/AF010/device_split.toml"));
+    let disk = |name: &str, r_s: f64, r_await: f64| DeviceSummary {
+        device: name.into(),
+        r_s_mean: Some(r_s),
+        r_await_ms_mean: Some(r_await),
+        ..Default::default()
+    };
+    let mut capture = IostatCapture {
+        samples: vec![DeviceSample {
+            device: "sdb".into(),
+            src: SourceRef::new("iostat -x", 12),
+            ..Default::default()
+        }],
+        summary: vec![disk("sdb", 300.0, 1.0), disk("sdc", 100.0, 2.2)],
+        channel: ChannelLoad {
+            devices: vec!["sdb".into(), "sdc".into()],
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    capture.source.path = "iostat_dbhost01.txt".into();
+    fx.docs.push(Document::Iostat(Box::new(capture)));
+    let a = analyze(&fx.docs, &fx.opts).unwrap();
+    let o = option(&a, "whole-db");
+    let gap = step(o, "db file sequential read: above the device (stays)");
+    // 6 - 1.3 = 4.7 ms above the device; the Filetype's 3 ms is the other
+    // end of the range (gap 3-4.7 ms).
+    assert!(close(gap.current_avg_ms, 4.7, 1e-9), "{gap:?}");
+    assert!(close(gap.new_avg_ms_low, 3.0, 1e-9) && close(gap.new_avg_ms_high, 4.7, 1e-9));
+    assert_eq!(
+        gap.src.as_ref().map(|s| (s.path.as_str(), s.line)),
+        Some(("iostat_dbhost01.txt", 12))
+    );
+    let f = a.findings.iter().find(|f| f.id == "AF010").unwrap();
+    assert!(
+        f.message.contains(
+            "6.00 ms, of which the device serves 1.30 ms (attached iostat capture; IOStat by Filetype 3.00 ms)"
+        ),
+        "{}",
+        f.message
+    );
+    steps_add_up(o);
+}
