@@ -31,7 +31,7 @@ use crate::devices::{DeviceProfile, IoKind};
 use crate::segments::Ranked;
 use crate::util::{f1, f2};
 use awrflash_facts::{
-    Ev, FLASH_CACHE_READS, IntervalFacts, MULTIBLOCK, SINGLE_BLOCK, TEMP, ratio, round,
+    Ev, FLASH_CACHE_READS, IntervalFacts, MULTIBLOCK, SINGLE_BLOCK, Split, TEMP, ratio, round,
 };
 
 /// Throughput gain OLTP kept at CPU saturation (000 Table 6.2: 33,006 vs
@@ -70,6 +70,10 @@ pub struct Plan {
     /// The flash cache size the plan puts forward (AF070's assessment),
     /// `None` when no flash cache is recommended.
     pub flash_cache_pick: Option<FlashCachePick>,
+    /// Why single-block reads gain nothing although they are slow: the
+    /// device already serves them at the target's latency (whole-database
+    /// option), in words for the verdict.
+    pub already_flash_class: Option<String>,
 }
 
 /// A recommended flash cache: its size, the SGA its headers take and the
@@ -137,6 +141,7 @@ fn build(
         oltp,
         device: dev.name.clone(),
         flash_cache_pick: None,
+        already_flash_class: None,
     };
     if w.db_time() <= 0.0 || w.events.is_empty() {
         return p;
@@ -256,6 +261,7 @@ fn build(
             "Move every datafile and tempfile to flash (redo unchanged)",
             aff,
         );
+        p.already_flash_class = o.notes.iter().find(|n| n.contains(FLASH_CLASS)).cloned();
         p.options.push(o);
     }
     // Redo.
@@ -416,26 +422,56 @@ fn range_factors(dev: &DeviceProfile, kind: IoKind) -> (f64, f64) {
     }
 }
 
+/// Words that mark a wait the device already serves at the target's
+/// latency (in the step, the option's notes and the verdict).
+pub const FLASH_CLASS: &str = "already flash-class";
+
+/// One affected wait after the move: its new latency (low, high), the
+/// seconds saved (low, high), how they were reached, and, when only the
+/// device's part moved, the listed step of the part above the device (it
+/// stays) and the split in words for the option's notes.
+pub struct Projected {
+    pub new_ms: (f64, f64),
+    pub saved_s: (f64, f64),
+    pub method: String,
+    pub above_device: Option<ProjectionStep>,
+    pub note: Option<String>,
+}
+
+impl Projected {
+    fn plain(new_ms: (f64, f64), saved_s: (f64, f64), method: String) -> Self {
+        Projected {
+            new_ms,
+            saved_s,
+            method,
+            above_device: None,
+            note: None,
+        }
+    }
+}
+
 /// The new latency (low, high) and seconds saved (low, high) of one
 /// affected wait, with how they were reached: bucket by bucket from the
 /// event's merged wait histogram for reads and commits where the report has
 /// one (waits at or below the device's time stay), else from the average.
-fn project_wait(
-    w: &IntervalFacts,
-    dev: &DeviceProfile,
-    a: &Affected,
-    n: f64,
-) -> ((f64, f64), (f64, f64), String) {
+/// Where the device's own service time is known ([`IntervalFacts::device_split`]),
+/// only the device's part of a read moves ([`project_device_part`]).
+fn project_wait(w: &IntervalFacts, dev: &DeviceProfile, a: &Affected, n: f64) -> Projected {
     let cur = a.ev.avg_ms;
     let (t_lo, t_hi) = target_latency(w, dev, a);
     let dist = match a.mode {
         Mode::Read(_) | Mode::Redo { .. } => w.distribution(&a.ev.name),
         _ => None,
     };
+    if matches!(a.mode, Mode::Read(_))
+        && let Some(split) = w.device_split(&a.ev.name)
+    {
+        return project_device_part(&split, dist.as_ref(), n, (t_lo, t_hi), dev);
+    }
     if let Some(d) = &dist {
         let hp = crate::histproj::project(&a.ev.name, Some(d), n, cur, (t_lo, t_hi));
         if hp.used_histogram {
-            return (
+            return Projected::plain(
                 (hp.new_avg_ms_low, hp.new_avg_ms_high),
                 (hp.saved_s_low, hp.saved_s_high),
                 hp.step,
@@ -448,7 +484,7 @@ fn project_wait(
         _ => false,
     };
     if has_range && cur <= t_hi {
-        return (
+        return Projected::plain(
             (cur, cur),
             (0.0, 0.0),
             format!(
@@ -478,11 +514,126 @@ fn project_wait(
             f2(hi)
         )
     };
-    (
+    Projected::plain(
         (lo, hi),
         (n * (cur - hi) / 1000.0, n * (cur - lo) / 1000.0),
         method,
     )
+}
+
+/// A read whose device service time is known: only the device's part
+/// moves to the target (`target_ms`, low-high); the part above the device
+/// (queueing, scheduling, CPU) stays. With a histogram, waits at or below
+/// (target + gap) stay and the rest move to it; without one, the average.
+/// The range spans the target's range and the device views' spread (the
+/// low device part goes with the high gap). When every view puts the
+/// device part within the target's range, the reads are flash-class: no
+/// gain is counted (and, when the average alone is slower than the target,
+/// the option's notes say why).
+pub fn project_device_part(
+    split: &Split,
+    dist: Option<&awrflash_facts::Distribution>,
+    n: f64,
+    target_ms: (f64, f64),
+    dev: &DeviceProfile,
+) -> Projected {
+    let cur = split.avg_ms;
+    let (t_lo, t_hi) = (
+        target_ms.0.min(target_ms.1).max(0.0),
+        target_ms.0.max(target_ms.1).max(0.0),
+    );
+    let (g_lo, g_hi) = split.gap_ms;
+    let src = split.used.ms.src.clone();
+    let above = |method: String| ProjectionStep {
+        component: format!("{}: above the device (stays)", split.event),
+        waits: round(n),
+        share_affected: 0.0,
+        current_avg_ms: round(split.gap_used_ms()),
+        new_avg_ms_low: round(g_lo),
+        new_avg_ms_high: round(g_hi),
+        saved_s_low: 0.0,
+        saved_s_high: 0.0,
+        src: src.clone(),
+        method,
+    };
+    let words = split.words();
+    if split.device_ms.1 <= t_hi {
+        let why = format!(
+            "{words}. The device part is within {}'s {}-{} ms: {FLASH_CLASS}, no gain counted",
+            dev.name,
+            f2(t_lo),
+            f2(t_hi)
+        );
+        return Projected {
+            new_ms: (cur, cur),
+            saved_s: (0.0, 0.0),
+            method: format!("`{}`: {FLASH_CLASS} (see the step below)", split.event),
+            above_device: Some(above(why.clone())),
+            note: (cur > t_hi).then_some(why),
+        };
+    }
+    let hp = crate::histproj::project_above_device(
+        &split.event,
+        dist,
+        n,
+        cur,
+        (t_lo, t_hi),
+        (g_lo, g_hi),
+    );
+    // The views measure the device's average time over every small read:
+    // flash removes at most that, less the target's time for the waits
+    // that move (waits that stay keep theirs), whatever the histogram's
+    // shape. A constant gap makes the fast waits (array cache hits) look
+    // as if they had no device time and credits the slow tail with it.
+    let moved = (hp.shortenable_pct / 100.0).clamp(0.0, 1.0);
+    let cap_lo = n * (split.device_ms.0 - moved * t_hi).max(0.0) / 1000.0;
+    let cap_hi = n * (split.device_ms.1 - moved * t_lo).max(0.0) / 1000.0;
+    let (saved_lo, saved_hi) = (hp.saved_s_low.min(cap_lo), hp.saved_s_high.min(cap_hi));
+    let capped = if saved_lo < hp.saved_s_low || saved_hi < hp.saved_s_high {
+        format!(
+            "; capped at the device time the views measure: {} waits x ({} ms device - {}% moved x {} ms target) = {} s to {} waits x ({} ms - {}% x {} ms) = {} s",
+            round(n),
+            f2(split.device_ms.0),
+            f1(moved * 100.0),
+            f2(t_hi),
+            f2(cap_lo),
+            round(n),
+            f2(split.device_ms.1),
+            f1(moved * 100.0),
+            f2(t_lo),
+            f2(cap_hi)
+        )
+    } else {
+        String::new()
+    };
+    let view_range = if split.others.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; the device part spans {}-{} ms over the views, the gap {}-{} ms",
+            f2(split.device_ms.0),
+            f2(split.device_ms.1),
+            f2(g_lo),
+            f2(g_hi)
+        )
+    };
+    let per_wait = |saved: f64| if n > 0.0 { saved * 1000.0 / n } else { 0.0 };
+    Projected {
+        new_ms: (cur - per_wait(saved_hi), cur - per_wait(saved_lo)),
+        saved_s: (saved_lo, saved_hi),
+        method: format!(
+            "{} (only the device's {} ms moves to {}-{} ms, {}{view_range}{capped})",
+            hp.step,
+            f2(split.device_used_ms),
+            f2(t_lo),
+            f2(t_hi),
+            split.used.view.label()
+        ),
+        above_device: Some(above(format!(
+            "{words}; it stays in every wait after the move"
+        ))),
+        note: Some(words),
+    }
 }
 
 /// 000 Table 6.1: small writes not on a 4 KB boundary cost up to the
@@ -532,13 +683,20 @@ fn option(
     affected: Vec<Affected>,
 ) -> OptionProjection {
     let mut steps = Vec::new();
+    let mut notes = Vec::new();
     let mut after = p.breakdown.clone();
     for a in &affected {
         if a.share <= 0.0 || a.ev.waits <= 0.0 {
             continue;
         }
         let n = a.ev.waits * a.share;
-        let ((lo, hi), (saved_lo, saved_hi), method) = project_wait(w, dev, a, n);
+        let Projected {
+            new_ms: (lo, hi),
+            saved_s: (saved_lo, saved_hi),
+            method,
+            above_device,
+            note,
+        } = project_wait(w, dev, a, n);
         sub(
             &mut after,
             component_of(&a.ev.name),
@@ -556,6 +714,12 @@ fn option(
             src: Some(a.ev.src.clone()),
             method,
         });
+        steps.extend(above_device);
+        if let Some(n) = note
+            && !notes.contains(&n)
+        {
+            notes.push(n);
+        }
     }
     let saved_lo: f64 = steps.iter().map(|s| s.saved_s_low).sum();
     let saved_hi: f64 = steps.iter().map(|s| s.saved_s_high).sum();
@@ -569,7 +733,7 @@ fn option(
         before: rounded(&p.breakdown),
         after,
         capacity_gb: None,
-        notes: Vec::new(),
+        notes,
     }
 }
 
@@ -854,6 +1018,10 @@ fn flash_cache(
         return (None, Vec::new());
     }
     let cur_ms = time * 1000.0 / waits;
+    // A hit skips the device, not what each wait spends above it: where
+    // the device's own time is known, that part (averaged over the
+    // single-block reads, low and high from the views' spread) stays.
+    let (gap_lo, gap_hi, gap_words) = flash_cache_gap(w, &singles, waits);
     let el = w.elapsed();
     let fit_note = format!(
         "Buffer Pool Advisory rows at >= 0.5x the cache fitted two ways: power law (R2 {}) and exponential (R2 {}); the exponential (bounded working set) gives the optimistic end, the power law (heavy-tailed access) the pessimistic end, since the advisory stops near 2x and the shape beyond it is not in the report",
@@ -874,21 +1042,23 @@ fn flash_cache(
         let rate = if el > 0.0 { hit_waits_hi / el } else { 0.0 };
         let (flash_ms, _) = dev.at_rate(IoKind::Read, bs / 1024.0, rate);
         let flash_ms = flash_ms.min(cur_ms);
-        let saved_hi = hit_waits_hi * (cur_ms - flash_ms) / 1000.0;
-        let saved_lo = hit_waits_lo * (cur_ms - flash_ms) / 1000.0;
+        let hit_lo_ms = (flash_ms + gap_lo).min(cur_ms);
+        let hit_hi_ms = (flash_ms + gap_hi).min(cur_ms);
+        let saved_hi = hit_waits_hi * (cur_ms - hit_lo_ms) / 1000.0;
+        let saved_lo = hit_waits_lo * (cur_ms - hit_hi_ms) / 1000.0;
         let src = singles.first().map(|e| e.src.clone());
         let step = ProjectionStep {
             component: "single-block reads served from the flash cache".into(),
             waits: round(waits),
             share_affected: round(1.0 - 0.5 * (miss_lo + miss_hi)),
             current_avg_ms: round(cur_ms),
-            new_avg_ms_low: round(cur_ms * miss_lo + flash_ms * (1.0 - miss_lo)),
-            new_avg_ms_high: round(cur_ms * miss_hi + flash_ms * (1.0 - miss_hi)),
+            new_avg_ms_low: round(cur_ms * miss_lo + hit_lo_ms * (1.0 - miss_lo)),
+            new_avg_ms_high: round(cur_ms * miss_hi + hit_hi_ms * (1.0 - miss_hi)),
             saved_s_low: round(saved_lo),
             saved_s_high: round(saved_hi),
             src: src.clone(),
             method: format!(
-                "reads the extrapolated Buffer Pool Advisory says the flash cache would serve move from today's {} ms average to the device's {} ms",
+                "reads the extrapolated Buffer Pool Advisory says the flash cache would serve move from today's {} ms average to the device's {} ms{gap_words}",
                 f2(cur_ms),
                 f2(flash_ms)
             ),
@@ -896,11 +1066,13 @@ fn flash_cache(
         let projection = finish(w, p, saved_lo, saved_hi, vec![step]);
         let mut after = p.breakdown.clone();
         // The hits leave the single-block reads at today's average and come
-        // back as flash cache reads at the device's: net, the step's saving.
+        // back as flash cache reads at the device's (plus the part above
+        // the device): net, the step's saving at the middle of its range.
         let mid_hits = 0.5 * (hit_waits_lo + hit_waits_hi);
         after.single_block_read_s =
             (after.single_block_read_s - mid_hits * cur_ms / 1000.0).max(0.0);
-        after.flash_cache_read_s += mid_hits * flash_ms / 1000.0;
+        after.flash_cache_read_s +=
+            (mid_hits * cur_ms / 1000.0 - 0.5 * (saved_lo + saved_hi)).max(0.0);
         let after = rounded(&with_charges(after, &projection.steps));
         curve.push(FlashCachePoint {
             size_gb: round(fc_bytes / 1_073_741_824.0),
@@ -958,6 +1130,36 @@ fn flash_cache(
         sql: Vec::new(),
     };
     (Some(plan), opts_out)
+}
+
+/// The part of each single-block read above the device (low, high ms,
+/// averaged over every single-block read) that a flash cache hit keeps,
+/// with the words for the step; zero where no device view splits a read.
+fn flash_cache_gap(w: &IntervalFacts, singles: &[&Ev], waits: f64) -> (f64, f64, String) {
+    let mut lo = 0.0;
+    let mut hi = 0.0;
+    let mut words = Vec::new();
+    for e in singles {
+        if let Some(s) = w.device_split(&e.name) {
+            lo += e.waits * s.gap_ms.0;
+            hi += e.waits * s.gap_ms.1;
+            words.push(s.words());
+        }
+    }
+    if words.is_empty() || waits <= 0.0 {
+        return (0.0, 0.0, String::new());
+    }
+    let (lo, hi) = (lo / waits, hi / waits);
+    (
+        lo,
+        hi,
+        format!(
+            " plus the {}-{} ms per read above the device, which stays ({})",
+            f2(lo),
+            f2(hi),
+            words.join("; ")
+        ),
+    )
 }
 
 /// Source of the breakdown's DB time, for evidence.

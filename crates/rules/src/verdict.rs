@@ -33,10 +33,17 @@ pub fn verdict(
     }
     // AF003's threshold: below it the I/O share bounds the gain.
     let io_min = catalogue::threshold("AF003", "io_share_pct_max")?;
-    Ok(verdict_with(w, plan, io_min, budget))
+    // AF010's: from it single-block reads are worth a word in the verdict.
+    let reads_min = catalogue::threshold("AF010", "share_pct_min")?;
+    Ok(verdict_with(w, plan, (io_min, reads_min), budget))
 }
 
-fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>) -> Verdict {
+fn verdict_with(
+    w: &IntervalFacts,
+    plan: &Plan,
+    (io_min, reads_min): (f64, f64),
+    budget: Option<f64>,
+) -> Verdict {
     if w.db_time() <= 0.0 || w.events.is_empty() {
         return Verdict {
             summary: "Not enough data: the input has no DB time or no wait events, so no projection was made.".into(),
@@ -155,6 +162,13 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>
                 f0(hg)
             ));
         }
+    }
+    // Slow reads the device already serves at flash latency: say why they
+    // count for nothing.
+    if let Some(why) = &plan.already_flash_class
+        && w.share_pct(awrflash_facts::SINGLE_BLOCK) >= reads_min
+    {
+        summary.push_str(&format!(" Single-block reads gain nothing: {why}."));
     }
     Verdict {
         summary,
