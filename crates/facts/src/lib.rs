@@ -13,6 +13,8 @@
 //! whole-window mean) come from [`awrflash_model::stats`].
 
 pub mod classes;
+pub mod commit;
+pub mod cpu;
 pub mod histogram;
 mod interval;
 mod num;
@@ -20,6 +22,8 @@ mod size;
 mod trend;
 
 pub use classes::*;
+pub use commit::{CommitFacts, CommitSplit};
+pub use cpu::{CpuHeadroom, CpuSignal, CpuSignalKind};
 pub use histogram::Distribution;
 pub use interval::{Ev, IntervalFacts, KEY_HISTOGRAMS};
 pub use num::{Num, ratio, round};

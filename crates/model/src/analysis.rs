@@ -191,6 +191,15 @@ pub struct DbTimeBreakdown {
     pub commit_s: f64,
     pub flash_cache_read_s: f64,
     pub other_s: f64,
+    /// The part of `other_s` that is sessions waiting for a CPU: DB time on
+    /// neither CPU nor a wait, when the run queue (`OS_CPU_WAIT_TIME`), the
+    /// load or Resource Manager shows a CPU queue. Included in `other_s`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cpu_queue_s: f64,
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 
 /// One projected option (hot segments, whole DB, redo, TEMP, flash cache of size S).

@@ -399,7 +399,10 @@ pub fn bound_note(bound: &str) -> String {
     }
 }
 
-pub const COMPONENTS: [&str; 8] = [
+/// The breakdown's components in chart order. "CPU queue" is the part of
+/// the other time that is sessions waiting for a CPU (shown only when the
+/// breakdown has one).
+pub const COMPONENTS: [&str; 9] = [
     "CPU",
     "single-block read",
     "multiblock read",
@@ -407,10 +410,12 @@ pub const COMPONENTS: [&str; 8] = [
     "write waits",
     "commit (log file sync)",
     "flash cache read",
+    "CPU queue",
     "other",
 ];
 
-pub fn components(b: &DbTimeBreakdown) -> [f64; 8] {
+pub fn components(b: &DbTimeBreakdown) -> [f64; 9] {
+    let queue = b.cpu_queue_s.clamp(0.0, b.other_s.max(0.0));
     [
         b.cpu_s,
         b.single_block_read_s,
@@ -419,7 +424,8 @@ pub fn components(b: &DbTimeBreakdown) -> [f64; 8] {
         b.write_wait_s,
         b.commit_s,
         b.flash_cache_read_s,
-        b.other_s,
+        queue,
+        b.other_s - queue,
     ]
 }
 
@@ -715,6 +721,14 @@ pub fn build(a: &Analysis) -> View {
         COMPONENTS
             .iter()
             .enumerate()
+            .filter(|(i, name)| {
+                **name != "CPU queue"
+                    || b.get(*i).is_some_and(|v| *v > 0.0)
+                    || af
+                        .as_ref()
+                        .and_then(|x| x.get(*i))
+                        .is_some_and(|v| *v > 0.0)
+            })
             .map(|(i, name)| {
                 let bv = b.get(i).copied().unwrap_or(0.0);
                 let av = af.as_ref().and_then(|x| x.get(i).copied());

@@ -27,6 +27,7 @@ mod gates;
 pub mod histproj;
 mod plan;
 pub mod projection;
+pub mod redoproj;
 pub mod segments;
 mod series;
 pub mod util;
