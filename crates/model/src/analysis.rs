@@ -399,6 +399,24 @@ pub struct Exhibits {
     pub devices: Vec<crate::DeviceSummary>,
     /// DB time breakdown of the current workload (before any option).
     pub breakdown: DbTimeBreakdown,
+    /// For each key read event with a wait histogram: the share of its
+    /// waits slower than the target device's service time, the part flash
+    /// can shorten (the histogram projection's figure).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shortenable: Vec<ShortenableWaits>,
+}
+
+/// The part of one event's waits a device can shorten.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ShortenableWaits {
+    pub event: String,
+    /// Share of the event's waits (%) slower than `device_ms`.
+    pub pct: f64,
+    /// The device profile's name.
+    pub device: String,
+    /// The device's (pessimistic) service time for these waits, ms.
+    pub device_ms: f64,
 }
 
 /// One report interval in a multi-report analysis.

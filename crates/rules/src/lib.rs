@@ -229,7 +229,7 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         } else {
             Vec::new()
         },
-        exhibits: exhibits::exhibits(w, &plan, &iostat),
+        exhibits: exhibits::exhibits(w, &plan, flash, &iostat),
         // Which auxiliary inputs fit the database is the run layer's call.
         attachments: Vec::new(),
         caveats: caveats(docs),

@@ -346,6 +346,32 @@ fn target_latency(w: &IntervalFacts, dev: &DeviceProfile, a: &Affected) -> (f64,
     }
 }
 
+/// The share (%) of a read event's waits slower than the device's service
+/// time at the pessimistic end, and that time (ms): what flash can shorten,
+/// by the same histogram projection the whole-database option uses. `None`
+/// for an event that is not a projected read or has no histogram.
+pub fn shortenable_pct(w: &IntervalFacts, dev: &DeviceProfile, event: &str) -> Option<(f64, f64)> {
+    let ev = w.event(event)?;
+    let n = ev.name.to_ascii_lowercase();
+    let size_kb = if SINGLE_BLOCK.contains(&n.as_str()) {
+        w.block_size / 1024.0
+    } else if MULTIBLOCK.contains(&n.as_str()) && !n.starts_with("cell smart") {
+        w.multiblock_read_kb().value
+    } else {
+        return None;
+    };
+    let a = Affected {
+        ev,
+        share: 1.0,
+        mode: Mode::Read(size_kb),
+    };
+    let (t_lo, t_hi) = target_latency(w, dev, &a);
+    let d = w.distribution(&ev.name)?;
+    let hp = crate::histproj::project(&ev.name, Some(&d), ev.waits, ev.avg_ms, (t_lo, t_hi));
+    hp.used_histogram
+        .then_some((hp.shortenable_pct, t_lo.max(t_hi)))
+}
+
 /// The class's latency range relative to the profile's table (8 KB at one
 /// outstanding I/O): (1, 1) for a profile without a range.
 pub(crate) fn range_factors(dev: &DeviceProfile, kind: IoKind) -> (f64, f64) {
