@@ -79,6 +79,34 @@ pub const QUEUE_PER_CORE_MIN: f64 = 0.05;
 /// use for a top-5 wait too small to act on).
 pub const RESMGR_SHARE_PCT_MIN: f64 = 2.0;
 
+/// Idle events that some layouts print without their wait class.
+const IDLE_EVENTS: &[&str] = &[
+    "SQL*Net message from client",
+    "jobq slave wait",
+    "rdbms ipc message",
+    "PL/SQL lock timer",
+    "pipe get",
+    "Streams AQ: waiting for messages in the queue",
+    "wait for unread message on broadcast channel",
+    "PX Deq: Execution Msg",
+    "PX Deq: Table Q Normal",
+    "PX Idle Wait",
+    "class slave wait",
+    "Space Manager: slave idle wait",
+];
+
+/// An idle wait: its class says so, its name is a known idle event, or the
+/// table prints % DB time for other rows and none for it
+/// (`no_pct_column`: the table has no such column, so a missing share
+/// says nothing).
+fn is_idle(name: &str, class: Option<&str>, pct: Option<f64>, no_pct_column: bool) -> bool {
+    class.is_some_and(|c| c.eq_ignore_ascii_case("idle"))
+        || IDLE_EVENTS
+            .iter()
+            .any(|i| i.eq_ignore_ascii_case(name.trim()))
+        || (pct.is_none() && !no_pct_column)
+}
+
 /// Mean number of requests waiting in an M/M/c queue at utilisation `u`
 /// (Sakasegawa's approximation): `u^sqrt(2(c+1)) / (1 - u)`.
 pub fn mmc_queue_len(u: f64, c: f64) -> f64 {
@@ -185,20 +213,15 @@ impl IntervalFacts<'_> {
             r.top_events
                 .iter()
                 .filter(|e| e.waits.is_some())
-                .filter(|e| {
-                    !e.wait_class
-                        .as_deref()
-                        .is_some_and(|c| c.eq_ignore_ascii_case("idle"))
-                })
+                .filter(|e| !is_idle(&e.name, e.wait_class.as_deref(), e.pct_db_time, true))
                 .filter_map(|e| e.time_s)
                 .sum()
         } else {
+            // AWR prints no % DB time for idle events: where the table has
+            // the column, a row without it is idle.
+            let has_pct = fg.iter().any(|e| e.pct_db_time.is_some());
             fg.iter()
-                .filter(|e| {
-                    !e.wait_class
-                        .as_deref()
-                        .is_some_and(|c| c.eq_ignore_ascii_case("idle"))
-                })
+                .filter(|e| !is_idle(&e.name, e.wait_class.as_deref(), e.pct_db_time, !has_pct))
                 .filter_map(|e| e.time_s)
                 .sum()
         };
@@ -468,6 +491,47 @@ mod tests {
             }
         }
         assert_eq!(util_for_queue(0.0, 4.0), 0.0);
+    }
+
+    #[test]
+    fn idle_waits_printed_without_a_class_do_not_count_against_db_time() {
+        use awrflash_model::{DbReport, Header, SourceRef, TimeModelRow, WaitEvent};
+        let ev = |name: &str, class: Option<&str>, time_s: f64, pct: Option<f64>| WaitEvent {
+            name: name.into(),
+            wait_class: class.map(str::to_string),
+            time_s: Some(time_s),
+            pct_db_time: pct,
+            src: SourceRef::new("Foreground Wait Events", 1),
+            ..Default::default()
+        };
+        let mut r = DbReport {
+            header: Header {
+                elapsed_s: Some(3600.0),
+                db_time_s: Some(10_000.0),
+                ..Default::default()
+            },
+            time_model: vec![TimeModelRow {
+                name: "DB CPU".into(),
+                time_s: Some(3000.0),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        r.wait_events.foreground = vec![
+            ev(
+                "db file sequential read",
+                Some("User I/O"),
+                4000.0,
+                Some(40.0),
+            ),
+            // 12c layouts print later rows without their class.
+            ev("latch free", None, 1000.0, Some(10.0)),
+            ev("SQL*Net message from client", None, 900_000.0, None),
+            ev("some idle wait", None, 50_000.0, None),
+        ];
+        let f = IntervalFacts::new(&r);
+        // 10,000 - 3,000 - (4,000 + 1,000) = 2,000 s on neither.
+        assert_eq!(f.unaccounted_s().map(|n| n.value), Some(2000.0));
     }
 
     #[test]

@@ -396,7 +396,7 @@ pub fn anchor(prefix: &str, key: &str) -> String {
 /// What a verdict bound means, in words.
 pub fn bound_note(bound: &str) -> String {
     match bound {
-        "cpu" => "host CPU headroom limits the gain (000 sections 5, 6.3)".into(),
+        "cpu" => "CPU headroom limits the gain: the signal named in the verdict (host busy, run queue, load, Resource Manager or cpu_count) decides (000 sections 5, 6.3)".into(),
         "channel" => "I/O channel bandwidth limits the gain (000 section 6.3, R7; 002)".into(),
         "io-share" => "the share of DB time spent on the I/O the option speeds up".into(),
         "none" => "no saturated resource found".into(),
