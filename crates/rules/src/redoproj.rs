@@ -43,20 +43,45 @@ pub fn redo_option(w: &IntervalFacts, dev: &DeviceProfile, p: &Plan) -> Option<O
     let mut notes = Vec::new();
     let (new_lo, new_hi, method) = match c.split() {
         Some(s) => {
-            // Never slower than today's write: a device that writes this
-            // redo no faster leaves the write as it is.
             let today_write = c.lfpw.as_ref().map_or(cur, |e| e.avg_ms);
-            let lo = s.sync_at(t_lo.min(today_write), writes_s).min(cur);
-            let hi = s.sync_at(t_hi.min(today_write), writes_s).min(cur);
+            // The new average write: bucket by bucket from the `log file
+            // parallel write` histogram where the report has one (writes
+            // already at or below the device's time stay), else the
+            // device's time; never slower than today's write.
+            let hist = c.lfpw.as_ref().and_then(|e| {
+                let d = w.distribution(&e.name)?;
+                let hp =
+                    crate::histproj::project(&e.name, Some(&d), e.waits, e.avg_ms, (t_lo, t_hi));
+                hp.used_histogram
+                    .then_some((hp.new_avg_ms_low, hp.new_avg_ms_high))
+            });
+            let (w_lo, w_hi, how) = match hist {
+                Some((l, h)) => (
+                    l.min(today_write),
+                    h.min(today_write),
+                    format!(
+                        "bucket by bucket from the log file parallel write histogram (the device's {}-{} ms for writes slower than that)",
+                        f2(t_lo),
+                        f2(t_hi)
+                    ),
+                ),
+                None => (
+                    t_lo.min(today_write),
+                    t_hi.min(today_write),
+                    "the device's write time (no log file parallel write histogram)".to_string(),
+                ),
+            };
+            let lo = s.sync_at(w_lo, writes_s).min(cur);
+            let hi = s.sync_at(w_hi, writes_s).min(cur);
             notes.push(commit_terms_note(&c, &s));
             (
                 lo.min(hi),
                 hi.max(lo),
                 format!(
-                    "`log file sync` by the commit model: the redo write ({} ms today) becomes the device's {}-{} ms, the wait behind LGWR's write in progress follows it (LGWR {}% busy today at {} writes/s), the posting overhead ({} ms) and the scheduling time ({} ms) stay",
+                    "`log file sync` by the commit model: the average redo write ({} ms today) becomes {}-{} ms, {how}; the wait behind LGWR's write in progress follows it (LGWR {}% busy today at {} writes/s); the posting overhead ({} ms) and the scheduling time ({} ms) stay",
                     f2(today_write),
-                    f2(t_lo.min(today_write)),
-                    f2(t_hi.min(today_write)),
+                    f2(w_lo),
+                    f2(w_hi),
                     f1(s.lgwr_util * 100.0),
                     f1(writes_s),
                     f2(s.post_ms),
