@@ -40,6 +40,10 @@ pub struct CpuSignal {
     pub kind: CpuSignalKind,
     /// Utilisation of the CPUs this signal implies, 0-1.
     pub util: f64,
+    /// The CPUs that utilisation is counted over (logical CPUs for host
+    /// busy, the cores for a queue or the load, `cpu_count` for a limit):
+    /// the servers of the queueing charge.
+    pub servers: f64,
     /// The figure as read (or derived), with its row.
     pub figure: Num,
     /// The signal in words, e.g. `CPU queue: OS_CPU_WAIT_TIME 2,900 s/h on
@@ -278,6 +282,7 @@ impl IntervalFacts<'_> {
             h.signals.push(CpuSignal {
                 kind: CpuSignalKind::HostBusy,
                 util: (b.value / 100.0).clamp(0.0, 1.0),
+                servers: h.logical.unwrap_or(c),
                 figure: b.clone(),
                 label: format!(
                     "host CPU {}% busy{}",
@@ -310,6 +315,7 @@ impl IntervalFacts<'_> {
             }
             h.signals.push(CpuSignal {
                 kind: CpuSignalKind::RunQueue,
+                servers: c,
                 util: util_for_queue(q, c),
                 figure: Num {
                     value: q,
@@ -341,6 +347,7 @@ impl IntervalFacts<'_> {
                 }
                 h.signals.push(CpuSignal {
                     kind: CpuSignalKind::Load,
+                    servers: c,
                     util: util_for_load(load, c),
                     figure: Num {
                         value: load,
@@ -360,6 +367,7 @@ impl IntervalFacts<'_> {
             let q = u.value / el;
             h.signals.push(CpuSignal {
                 kind: CpuSignalKind::Unaccounted,
+                servers: c,
                 util: util_for_queue(q, c),
                 figure: u.clone(),
                 label: format!(
@@ -388,6 +396,7 @@ impl IntervalFacts<'_> {
             };
             h.signals.push(CpuSignal {
                 kind: CpuSignalKind::ResourceManager,
+                servers: limit.as_ref().map_or(c, |l| l.value),
                 util: util.clamp(0.0, 1.0),
                 figure: rm.pct_num(),
                 label: format!(
@@ -408,6 +417,7 @@ impl IntervalFacts<'_> {
             let used = (cpu.value + self.background_cpu_s()) / el;
             h.signals.push(CpuSignal {
                 kind: CpuSignalKind::CpuLimit,
+                servers: l.value,
                 util: (used / l.value).clamp(0.0, 1.0),
                 figure: l.clone(),
                 label: format!(

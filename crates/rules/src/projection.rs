@@ -51,8 +51,9 @@ pub const SEGMENT_COVERAGE_PCT: f64 = 80.0;
 pub struct Caps {
     /// CPU utilisation (percent) the decisive CPU signal implies.
     pub busy_pct: Option<f64>,
-    /// CPUs the queueing charge counts (the cores the CPU queue is measured
-    /// against where the report gives them, else the host's CPUs).
+    /// CPUs the queueing charge counts: those the decisive signal's
+    /// utilisation is counted over (logical CPUs for host busy, the cores
+    /// for a run queue or load, `cpu_count` for a limit).
     pub cpus: Option<f64>,
     pub cpu: Option<f64>,
     /// The CPU signal that decided `cpu`, in words (`CPU queue:
@@ -293,12 +294,13 @@ pub fn mid_gain(o: &OptionProjection) -> f64 {
 pub fn caps(w: &IntervalFacts, opts: &crate::Options) -> Caps {
     let h = w.cpu_headroom();
     let mut c = Caps {
-        cpus: h.cores.map(|(n, _)| n).or(w.cpus()),
+        cpus: w.cpus(),
         ..Caps::default()
     };
     if let Some(s) = h.decisive() {
         let pct = s.util * 100.0;
         c.busy_pct = Some(pct);
+        c.cpus = Some(s.servers).filter(|n| *n > 0.0).or(c.cpus);
         c.cpu = Some(100.0 / pct);
         c.cpu_signal = Some(s.label.clone());
     }
