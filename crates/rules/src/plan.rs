@@ -27,12 +27,22 @@ pub fn build(
     aux: &Aux,
     idle: Option<f64>,
 ) -> Result<Plan, RulesError> {
+    // The per-read and per-write saving that ranks the segments comes from
+    // the projection's own steps (the whole-database option, which moves
+    // every read and write wait).
+    let unit = projection::interval_plan(w, flash, opts)
+        .options
+        .iter()
+        .find(|o| o.key == "whole-db")
+        .map(segments::unit_saving)
+        .unwrap_or_default();
     let ranked = segments::rank(
         w,
         aux.segsizes,
         opts.flash_capacity_gb,
         projection::SEGMENT_COVERAGE_PCT,
         25,
+        &unit,
     );
     let mut plan = projection::plan(w, flash, ranked, opts);
     let unavailable = checks::flash_cache_unavailable(w);
