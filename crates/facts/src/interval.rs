@@ -556,6 +556,7 @@ impl<'a> IntervalFacts<'a> {
             commit_s: self.sum_time(&["log file sync"]),
             flash_cache_read_s: self.sum_time(FLASH_CACHE_READS),
             other_s: 0.0,
+            cpu_queue_s: 0.0,
         };
         let known = b.cpu_s
             + b.single_block_read_s
@@ -585,6 +586,7 @@ impl<'a> IntervalFacts<'a> {
             }
         }
         b.other_s = (db - known).max(0.0);
+        b.cpu_queue_s = self.cpu_headroom().queue_s().min(b.other_s);
         b
     }
 

@@ -15,6 +15,8 @@
 
 pub mod classes;
 pub mod device;
+pub mod commit;
+pub mod cpu;
 pub mod histogram;
 mod interval;
 mod num;
@@ -23,6 +25,8 @@ mod trend;
 
 pub use classes::*;
 pub use device::{DeviceTimes, DeviceView, SPLIT_EVENTS, ServiceTime, Split};
+pub use commit::{CommitFacts, CommitSplit};
+pub use cpu::{CpuHeadroom, CpuSignal, CpuSignalKind};
 pub use histogram::Distribution;
 pub use interval::{Ev, IntervalFacts, KEY_HISTOGRAMS};
 pub use num::{Num, ratio, round};

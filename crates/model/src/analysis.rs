@@ -191,6 +191,15 @@ pub struct DbTimeBreakdown {
     pub commit_s: f64,
     pub flash_cache_read_s: f64,
     pub other_s: f64,
+    /// The part of `other_s` that is sessions waiting for a CPU: DB time on
+    /// neither CPU nor a wait, when the run queue (`OS_CPU_WAIT_TIME`), the
+    /// load or Resource Manager shows a CPU queue. Included in `other_s`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cpu_queue_s: f64,
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 
 /// One projected option (hot segments, whole DB, redo, TEMP, flash cache of size S).
@@ -425,6 +434,24 @@ pub struct Exhibits {
     pub devices: Vec<crate::DeviceSummary>,
     /// DB time breakdown of the current workload (before any option).
     pub breakdown: DbTimeBreakdown,
+    /// For each key read event with a wait histogram: the share of its
+    /// waits slower than the target device's service time, the part flash
+    /// can shorten (the histogram projection's figure).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shortenable: Vec<ShortenableWaits>,
+}
+
+/// The part of one event's waits a device can shorten.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ShortenableWaits {
+    pub event: String,
+    /// Share of the event's waits (%) slower than `device_ms`.
+    pub pct: f64,
+    /// The device profile's name.
+    pub device: String,
+    /// The device's (pessimistic) service time for these waits, ms.
+    pub device_ms: f64,
 }
 
 /// One report interval in a multi-report analysis.

@@ -14,6 +14,8 @@ use crate::view::{self, View};
 pub struct HistChart {
     pub event: String,
     pub total_waits: String,
+    /// `38.2% of waits can be shortened (...)`, or empty.
+    pub shortenable: String,
     pub src: Option<view::SrcView>,
     pub svg: String,
 }
@@ -255,6 +257,7 @@ fn charts(a: &Analysis, v: &View) -> Charts {
         c.histograms.push(HistChart {
             event: h.event.clone(),
             total_waits: h.total_waits.clone(),
+            shortenable: h.shortenable.clone(),
             src: h.src.clone(),
             svg: svg::bars(&vals, "%", &format!("{}: % of waits by latency", h.event)),
         });

@@ -736,6 +736,12 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
             &format!("{} ({}{})", h.event, h.total_waits, note(&h.src)),
         );
         para(o, st, "    ", &h.summary);
+        if !h.shortenable.is_empty() {
+            para(o, st, "    ", &h.shortenable);
+        }
+    }
+    if !v.histogram_note.is_empty() {
+        para(o, st, INDENT, &v.histogram_note);
     }
 
     section(o, st, "Tablespace and file I/O");

@@ -294,6 +294,9 @@ pub struct HistView {
     pub buckets: Vec<BucketView>,
     /// `<1ms 8.2%, <2ms 4.1%, ...`
     pub summary: String,
+    /// `38.2% of waits can be shortened (slower than afa-fc's 0.45 ms)`,
+    /// empty where the advisor projects no histogram for the event.
+    pub shortenable: String,
     pub src: Option<SrcView>,
 }
 
@@ -374,6 +377,9 @@ pub struct View {
     pub flash_stats: Vec<EvidenceView>,
     pub redo: Vec<EvidenceView>,
     pub histograms: Vec<HistView>,
+    /// Said once under the histograms when a bucket is one of Oracle's
+    /// "second" buckets (powers of two of milliseconds).
+    pub histogram_note: String,
     pub tablespaces: Vec<TablespaceView>,
     pub devices: Vec<DeviceView>,
     pub series: Vec<SeriesView>,
@@ -401,7 +407,7 @@ pub fn anchor(prefix: &str, key: &str) -> String {
 /// What a verdict bound means, in words.
 pub fn bound_note(bound: &str) -> String {
     match bound {
-        "cpu" => "host CPU headroom limits the gain (000 sections 5, 6.3)".into(),
+        "cpu" => "CPU headroom limits the gain: the signal named in the verdict (host busy, run queue, load, Resource Manager or cpu_count) decides (000 sections 5, 6.3)".into(),
         "channel" => "I/O channel bandwidth limits the gain (000 section 6.3, R7; 002)".into(),
         "io-share" => "the share of DB time spent on the I/O the option speeds up".into(),
         "none" => "no saturated resource found".into(),
@@ -410,7 +416,10 @@ pub fn bound_note(bound: &str) -> String {
     }
 }
 
-pub const COMPONENTS: [&str; 8] = [
+/// The breakdown's components in chart order. "CPU queue" is the part of
+/// the other time that is sessions waiting for a CPU (shown only when the
+/// breakdown has one).
+pub const COMPONENTS: [&str; 9] = [
     "CPU",
     "single-block read",
     "multiblock read",
@@ -418,10 +427,12 @@ pub const COMPONENTS: [&str; 8] = [
     "write waits",
     "commit (log file sync)",
     "flash cache read",
+    "CPU queue",
     "other",
 ];
 
-pub fn components(b: &DbTimeBreakdown) -> [f64; 8] {
+pub fn components(b: &DbTimeBreakdown) -> [f64; 9] {
+    let queue = b.cpu_queue_s.clamp(0.0, b.other_s.max(0.0));
     [
         b.cpu_s,
         b.single_block_read_s,
@@ -430,7 +441,8 @@ pub fn components(b: &DbTimeBreakdown) -> [f64; 8] {
         b.write_wait_s,
         b.commit_s,
         b.flash_cache_read_s,
-        b.other_s,
+        queue,
+        b.other_s - queue,
     ]
 }
 
@@ -730,6 +742,14 @@ pub fn build(a: &Analysis) -> View {
         COMPONENTS
             .iter()
             .enumerate()
+            .filter(|(i, name)| {
+                **name != "CPU queue"
+                    || b.get(*i).is_some_and(|v| *v > 0.0)
+                    || af
+                        .as_ref()
+                        .and_then(|x| x.get(*i))
+                        .is_some_and(|v| *v > 0.0)
+            })
             .map(|(i, name)| {
                 let bv = b.get(i).copied().unwrap_or(0.0);
                 let av = af.as_ref().and_then(|x| x.get(i).copied());
@@ -976,6 +996,20 @@ pub fn build(a: &Analysis) -> View {
                 (t, _) => format!("{} waits", opt_num(t)),
             },
             summary: String::new(),
+            shortenable: a
+                .exhibits
+                .shortenable
+                .iter()
+                .find(|x| x.event.eq_ignore_ascii_case(h.event.trim()))
+                .map(|x| {
+                    format!(
+                        "{} of waits can be shortened (slower than {}'s {})",
+                        fmt::pct(x.pct),
+                        x.device,
+                        fmt::ms(x.device_ms)
+                    )
+                })
+                .unwrap_or_default(),
             buckets: {
                 // The parsers give the open last bucket (`>1s`) as f64::MAX.
                 let mut prev = None;
@@ -1161,6 +1195,17 @@ pub fn build(a: &Analysis) -> View {
         flash_cache,
         flash_stats,
         redo,
+        histogram_note: if a
+            .exhibits
+            .histograms
+            .iter()
+            .flat_map(|h| &h.buckets)
+            .any(|b| b.le_ms.is_finite() && b.le_ms < 1e12 && oracle_seconds(b.le_ms).is_some())
+        {
+            ORACLE_SECONDS_NOTE.to_string()
+        } else {
+            String::new()
+        },
         histograms,
         tablespaces,
         devices,
@@ -1183,11 +1228,26 @@ pub fn series_label(p: &awrflash_model::SnapshotPoint, i: usize) -> String {
     }
 }
 
+/// An upper bound (ms) that is one of Oracle's "second" buckets: 1,024 ms
+/// x a power of two, labelled `1s`, `2s`, `4s`... in the report (the
+/// `up to 2 sec` histogram and the classic table's last buckets).
+fn oracle_seconds(v: f64) -> Option<f64> {
+    let k = v / 1024.0;
+    (k >= 1.0 && k.log2().fract().abs() < 1e-9).then_some(k)
+}
+
+/// The note the histogram exhibit prints once when a label is one of
+/// Oracle's second buckets.
+pub const ORACLE_SECONDS_NOTE: &str = "Bucket labels follow Oracle's: its \"second\" buckets are powers of two of milliseconds, so <1s means under 1,024 ms and <2s under 2,048 ms.";
+
 /// A histogram bucket's label: `<1ms`, `<1s`, `>1s`, from its upper bound
-/// and, for the open last bucket, the bound before it.
+/// and, for the open last bucket, the bound before it. Oracle's second
+/// buckets (1,024 ms, 2,048 ms...) keep Oracle's labels (`<1s`, `<2s`).
 fn bucket_label(le_ms: Option<f64>, prev: Option<f64>) -> String {
     fn unit(v: f64) -> String {
-        if v >= 60_000.0 {
+        if let Some(k) = oracle_seconds(v) {
+            format!("{}s", fmt::axis(k))
+        } else if v >= 60_000.0 {
             format!("{}min", fmt::axis(v / 60_000.0))
         } else if v >= 1000.0 {
             format!("{}s", fmt::axis(v / 1000.0))
@@ -1242,6 +1302,17 @@ pub fn rule_line(r: &RuleView) -> String {
 mod tests {
     use super::*;
     use awrflash_model::{FileIoRow, Format, Source};
+
+    #[test]
+    fn oracle_second_buckets_keep_oracle_labels() {
+        assert_eq!(bucket_label(Some(1024.0), Some(512.0)), "<1s");
+        assert_eq!(bucket_label(Some(2048.0), Some(1024.0)), "<2s");
+        assert_eq!(bucket_label(None, Some(2048.0)), ">2s");
+        assert_eq!(bucket_label(Some(512.0), Some(256.0)), "<512ms");
+        assert_eq!(bucket_label(Some(0.512), None), "<512us");
+        // A bound that is not one of Oracle's second buckets keeps its value.
+        assert_eq!(bucket_label(Some(1500.0), None), "<1.5s");
+    }
 
     fn with_tablespace_row(reports: usize) -> Analysis {
         let mut a = Analysis::default();

@@ -27,6 +27,7 @@ mod gates;
 pub mod histproj;
 mod plan;
 pub mod projection;
+pub mod redoproj;
 pub mod segments;
 mod series;
 mod sqlwork;
@@ -255,7 +256,7 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         series: series::points(&all),
         peak_interval: (all.len() > 1).then_some(peak),
         trend,
-        exhibits: exhibits::exhibits(w, &plan, &iostat),
+        exhibits: exhibits::exhibits(w, &plan, flash, &iostat),
         // Which auxiliary inputs fit the database is the run layer's call.
         attachments: Vec::new(),
         caveats: {

@@ -49,10 +49,16 @@ pub const SEGMENT_COVERAGE_PCT: f64 = 80.0;
 /// Bottleneck caps on throughput.
 #[derive(Debug, Clone, Default)]
 pub struct Caps {
+    /// CPU utilisation (percent) the decisive CPU signal implies.
     pub busy_pct: Option<f64>,
-    /// CPUs of the host (for the queueing charge).
+    /// CPUs the queueing charge counts: those the decisive signal's
+    /// utilisation is counted over (logical CPUs for host busy, the cores
+    /// for a run queue or load, `cpu_count` for a limit).
     pub cpus: Option<f64>,
     pub cpu: Option<f64>,
+    /// The CPU signal that decided `cpu`, in words (`CPU queue:
+    /// OS_CPU_WAIT_TIME 2,900 s/h on 4 vCPUs`).
+    pub cpu_signal: Option<String>,
     pub channel_util_pct: Option<f64>,
     pub channel: Option<f64>,
 }
@@ -92,11 +98,6 @@ enum Mode {
     /// DBWR-bound waits shrink with the write latency ratio.
     DbwrBound {
         dbwr_avg_ms: f64,
-    },
-    /// log file sync: parallel write part replaced by the device's write.
-    Redo {
-        lfpw_avg_ms: f64,
-        size_kb: f64,
     },
 }
 
@@ -264,38 +265,8 @@ fn build(
         p.already_flash_class = o.notes.iter().find(|n| n.contains(FLASH_CLASS)).cloned();
         p.options.push(o);
     }
-    // Redo.
-    if let Some(lfs) = w.event("log file sync") {
-        let lfpw = w
-            .background("log file parallel write")
-            .map(|e| e.avg_ms)
-            .unwrap_or(lfs.avg_ms);
-        let size_kb = w.avg_redo_write_kb.as_ref().map_or(4.0, |n| n.value);
-        let mut o = option(
-            w,
-            dev,
-            &p,
-            "redo",
-            "Move the online redo logs to flash (4 KB redo block size)",
-            vec![Affected {
-                ev: lfs,
-                share: 1.0,
-                mode: Mode::Redo {
-                    lfpw_avg_ms: lfpw,
-                    size_kb,
-                },
-            }],
-        );
-        let ends = if dev.misaligned_write_penalty.is_some() {
-            "the low latency assumes 4 KB-aligned redo writes, the high one 512-byte alignment (000 Table 6.1)"
-        } else {
-            "the low and high latency are the device class's write range (its profile gives no misalignment penalty)"
-        };
-        o.notes.push(format!(
-            "log file sync keeps its non-write part ({} ms - {} ms log file parallel write); {ends}",
-            f2(lfs.avg_ms),
-            f2(lfpw)
-        ));
+    // Redo: the commit model (`redoproj`).
+    if let Some(o) = crate::redoproj::redo_option(w, dev, &p) {
         p.options.push(o);
     }
     // TEMP.
@@ -344,16 +315,23 @@ pub fn mid_gain(o: &OptionProjection) -> f64 {
     1.0 - 0.5 * (o.projection.response_ratio_low + o.projection.response_ratio_high)
 }
 
-fn caps(w: &IntervalFacts, opts: &crate::Options) -> Caps {
+/// The bottleneck caps of one interval: a function of its facts and the
+/// user's options only. The CPU cap is 1 / the utilisation the decisive CPU
+/// signal implies (host busy, run queue, load, DB time outside CPU and
+/// waits, Resource Manager, the `cpu_count` limit: see
+/// `awrflash_facts::cpu`), and names that signal.
+pub fn caps(w: &IntervalFacts, opts: &crate::Options) -> Caps {
+    let h = w.cpu_headroom();
     let mut c = Caps {
         cpus: w.cpus(),
         ..Caps::default()
     };
-    if let Some(b) = &w.host_busy_pct {
-        c.busy_pct = Some(b.value);
-        if b.value > 0.0 {
-            c.cpu = Some(100.0 / b.value);
-        }
+    if let Some(s) = h.decisive() {
+        let pct = s.util * 100.0;
+        c.busy_pct = Some(pct);
+        c.cpus = Some(s.servers).filter(|n| *n > 0.0).or(c.cpus);
+        c.cpu = Some(100.0 / pct);
+        c.cpu_signal = Some(s.label.clone());
     }
     if let (Some(ch), Some(io)) = (opts.channel_mbps, &w.io_mb_s)
         && ch > 0.0
@@ -396,23 +374,38 @@ fn target_latency(w: &IntervalFacts, dev: &DeviceProfile, a: &Affected) -> (f64,
                 cur * (h / dbwr_avg_ms).min(1.0),
             )
         }
-        Mode::Redo {
-            lfpw_avg_ms,
-            size_kb,
-        } => {
-            // LGWR writes one redo write at a time: concurrency 1.
-            let t = dev.service_ms(IoKind::Write, size_kb, 1.0);
-            let pen = misalignment_penalty(dev, size_kb);
-            let (f_lo, f_hi) = range_factors(dev, IoKind::Write);
-            let rest = (cur - lfpw_avg_ms).max(0.0);
-            (rest + t * f_lo, rest + t * pen * f_hi)
-        }
     }
+}
+
+/// The share (%) of a read event's waits slower than the device's service
+/// time at the pessimistic end, and that time (ms): what flash can shorten,
+/// by the same histogram projection the whole-database option uses. `None`
+/// for an event that is not a projected read or has no histogram.
+pub fn shortenable_pct(w: &IntervalFacts, dev: &DeviceProfile, event: &str) -> Option<(f64, f64)> {
+    let ev = w.event(event)?;
+    let n = ev.name.to_ascii_lowercase();
+    let size_kb = if SINGLE_BLOCK.contains(&n.as_str()) {
+        w.block_size / 1024.0
+    } else if MULTIBLOCK.contains(&n.as_str()) && !n.starts_with("cell smart") {
+        w.multiblock_read_kb().value
+    } else {
+        return None;
+    };
+    let a = Affected {
+        ev,
+        share: 1.0,
+        mode: Mode::Read(size_kb),
+    };
+    let (t_lo, t_hi) = target_latency(w, dev, &a);
+    let d = w.distribution(&ev.name)?;
+    let hp = crate::histproj::project(&ev.name, Some(&d), ev.waits, ev.avg_ms, (t_lo, t_hi));
+    hp.used_histogram
+        .then_some((hp.shortenable_pct, t_lo.max(t_hi)))
 }
 
 /// The class's latency range relative to the profile's table (8 KB at one
 /// outstanding I/O): (1, 1) for a profile without a range.
-fn range_factors(dev: &DeviceProfile, kind: IoKind) -> (f64, f64) {
+pub(crate) fn range_factors(dev: &DeviceProfile, kind: IoKind) -> (f64, f64) {
     let qd1 = dev.service_ms(kind, 8.0, 1.0);
     let (lo, hi) = dev.range_ms(kind);
     if qd1 > 0.0 && lo > 0.0 && hi >= lo {
@@ -460,7 +453,7 @@ fn project_wait(w: &IntervalFacts, dev: &DeviceProfile, a: &Affected, n: f64) ->
     let cur = a.ev.avg_ms;
     let (t_lo, t_hi) = target_latency(w, dev, a);
     let dist = match a.mode {
-        Mode::Read(_) | Mode::Redo { .. } => w.distribution(&a.ev.name),
+        Mode::Read(_) => w.distribution(&a.ev.name),
         _ => None,
     };
     if matches!(a.mode, Mode::Read(_))
@@ -497,7 +490,7 @@ fn project_wait(w: &IntervalFacts, dev: &DeviceProfile, a: &Affected, n: f64) ->
         );
     }
     let (lo, hi) = (t_lo.min(cur), t_hi.min(cur));
-    let method = if matches!(a.mode, Mode::Read(_) | Mode::Redo { .. }) {
+    let method = if matches!(a.mode, Mode::Read(_)) {
         format!(
             "`{}`: no wait histogram, so the average ({} ms) is replaced by the device's {}-{} ms",
             a.ev.name,
@@ -756,7 +749,7 @@ fn charge(component: String, extra_low: f64, extra_high: f64) -> ProjectionStep 
 /// Turns saved seconds into DB time and response ratios, applying the
 /// CPU queueing charge and the bottleneck caps, each as a listed step, so
 /// that DB time after = DB time before - the sum of the steps' savings.
-fn finish(
+pub(crate) fn finish(
     w: &IntervalFacts,
     p: &Plan,
     saved_lo: f64,
@@ -779,7 +772,7 @@ fn finish(
             let u_new = u / r_low;
             let how = if u_new < 0.9 {
                 let c = p.caps.cpus.unwrap_or(1.0).max(1.0);
-                let q = |x: f64| x.powf((2.0 * (c + 1.0)).sqrt() - 1.0) / (c * (1.0 - x));
+                let q = |x: f64| awrflash_facts::cpu::mmc_wait_factor(x, c);
                 let extra = p.breakdown.cpu_s * (q(u_new) - q(u)).max(0.0);
                 after_high = (after_high + extra).min(before.max(after_high));
                 format!(
@@ -832,9 +825,13 @@ fn finish(
         } else {
             CHANNEL_BOUND
         };
+        let signal = match (&p.caps.cpu_signal, bound) {
+            (Some(s), Bound::Cpu) => format!("{s}; "),
+            _ => String::new(),
+        };
         steps.push(charge(
             format!(
-                "{name} (throughput at most {}x: DB time per transaction at least {}% of today's)",
+                "{name} ({signal}throughput at most {}x: DB time per transaction at least {}% of today's)",
                 f2(cap.unwrap_or(1.0)),
                 f1(floor * 100.0)
             ),
@@ -859,7 +856,10 @@ fn finish(
 /// back, at the middle of the range, so the breakdown chart adds up to the
 /// middle of the options table's range. CPU queueing and the CPU cap land
 /// on CPU; the channel cap on the I/O components it slows down.
-fn with_charges(mut after: DbTimeBreakdown, steps: &[ProjectionStep]) -> DbTimeBreakdown {
+pub(crate) fn with_charges(
+    mut after: DbTimeBreakdown,
+    steps: &[ProjectionStep],
+) -> DbTimeBreakdown {
     for s in steps {
         let extra = -0.5 * (s.saved_s_low + s.saved_s_high);
         if extra <= 0.0 {
@@ -888,7 +888,7 @@ fn with_charges(mut after: DbTimeBreakdown, steps: &[ProjectionStep]) -> DbTimeB
     after
 }
 
-fn rounded(b: &DbTimeBreakdown) -> DbTimeBreakdown {
+pub(crate) fn rounded(b: &DbTimeBreakdown) -> DbTimeBreakdown {
     DbTimeBreakdown {
         cpu_s: round(b.cpu_s),
         single_block_read_s: round(b.single_block_read_s),
@@ -898,6 +898,7 @@ fn rounded(b: &DbTimeBreakdown) -> DbTimeBreakdown {
         commit_s: round(b.commit_s),
         flash_cache_read_s: round(b.flash_cache_read_s),
         other_s: round(b.other_s),
+        cpu_queue_s: round(b.cpu_queue_s),
     }
 }
 

@@ -96,7 +96,12 @@ fn verdict_with(
     };
     let limit = match bound {
         Bound::Cpu => format!(
-            " The CPUs cap it (throughput at most {}x).",
+            " The CPUs cap it ({}throughput at most {}x).",
+            plan.caps
+                .cpu_signal
+                .as_ref()
+                .map(|s| format!("{s}; "))
+                .unwrap_or_default(),
             f1(p.throughput_cap.unwrap_or(1.0))
         ),
         Bound::Channel => format!(
@@ -144,6 +149,11 @@ fn verdict_with(
     };
     // The smaller change, when it is not the best one.
     let mut summary = summary;
+    // A significant log file sync is always named, with its explanation
+    // (AF050 or AF051: the same assessment and figures).
+    if let Some(s) = crate::checks::redo_verdict_sentence(w) {
+        summary.push_str(&s);
+    }
     if best.key != "hot-segments"
         && let Some(h) = plan.options.iter().find(|o| o.key == "hot-segments")
     {

@@ -12,7 +12,7 @@ mod writes;
 
 pub use bottleneck::low_load;
 pub use flashcache::{FlashCacheCandidate, flash_cache_sql, flash_cache_unavailable, on_exadata};
-pub use redo::{RedoAdvice, redo_advice};
+pub use redo::{RedoAdvice, redo_advice, verdict_sentence as redo_verdict_sentence};
 
 use awrflash_model::{
     Evidence, Finding, IostatCapture, Projection, Recommendation, SegmentSizes, Severity,
