@@ -14,9 +14,9 @@
 //! whole-window mean) come from [`awrflash_model::stats`].
 
 pub mod classes;
-pub mod device;
 pub mod commit;
 pub mod cpu;
+pub mod device;
 pub mod histogram;
 mod interval;
 mod num;
@@ -24,9 +24,9 @@ mod size;
 mod trend;
 
 pub use classes::*;
-pub use device::{DeviceTimes, DeviceView, SPLIT_EVENTS, ServiceTime, Split};
 pub use commit::{CommitFacts, CommitSplit};
 pub use cpu::{CpuHeadroom, CpuSignal, CpuSignalKind};
+pub use device::{DeviceTimes, DeviceView, SPLIT_EVENTS, ServiceTime, Split};
 pub use histogram::Distribution;
 pub use interval::{Ev, IntervalFacts, KEY_HISTOGRAMS};
 pub use num::{Num, ratio, round};
