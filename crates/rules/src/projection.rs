@@ -22,6 +22,8 @@
 //!    buffer plus flash size (two fits, see `fit_advisory`); reads avoided become flash
 //!    reads; the SGA spent on flash buffer headers shrinks the buffer cache.
 
+pub mod exadata;
+
 use awrflash_model::{
     Bound, DbTimeBreakdown, EvidenceSrc, FlashCachePlan, FlashCachePoint, OptionProjection,
     Projection, ProjectionStep,
@@ -70,6 +72,11 @@ pub struct Plan {
     /// The flash cache size the plan puts forward (AF070's assessment),
     /// `None` when no flash cache is recommended.
     pub flash_cache_pick: Option<FlashCachePick>,
+    /// Where the database runs (decides the option set).
+    pub platform: crate::platform::Platform,
+    /// Why no flash cache size was projected: neither fit of the Buffer
+    /// Pool Advisory reaches the required R^2.
+    pub fit_refused: Option<String>,
 }
 
 /// A recommended flash cache: its size, the SGA its headers take and the
@@ -102,7 +109,15 @@ struct Affected<'e> {
     mode: Mode,
 }
 
-pub fn plan(w: &IntervalFacts, dev: &DeviceProfile, ranked: Ranked, opts: &crate::Options) -> Plan {
+/// `fit_r2_min`: the Buffer Pool Advisory fit a flash cache projection
+/// needs (AF070's `advisory_fit_r2_min`).
+pub fn plan(
+    w: &IntervalFacts,
+    dev: &DeviceProfile,
+    ranked: Ranked,
+    opts: &crate::Options,
+    fit_r2_min: f64,
+) -> Plan {
     let breakdown = w.breakdown();
     let caps = caps(w, opts);
     let oltp = breakdown.single_block_read_s >= breakdown.multiblock_read_s
@@ -116,6 +131,8 @@ pub fn plan(w: &IntervalFacts, dev: &DeviceProfile, ranked: Ranked, opts: &crate
         oltp,
         device: dev.name.clone(),
         flash_cache_pick: None,
+        platform: crate::platform::Platform::Host,
+        fit_refused: None,
     };
     if w.db_time() <= 0.0 || w.events.is_empty() {
         return p;
@@ -285,27 +302,35 @@ pub fn plan(w: &IntervalFacts, dev: &DeviceProfile, ranked: Ranked, opts: &crate
         p.options.push(o);
     }
     // Flash cache.
-    let (fc, fc_opts) = flash_cache(w, dev, &p);
+    let (fc, fc_opts) = flash_cache(w, dev, &p, fit_r2_min);
+    if let Some(f) = fc.as_ref().filter(|f| f.curve.is_empty()) {
+        p.fit_refused = Some(f.reason.clone());
+    }
     p.flash_cache = fc;
     p.options.extend(fc_opts);
-    // Rank: best mid gain first (to 0.1%), then the simpler change first.
-    p.options.sort_by(|a, b| {
+    rank_options(&mut p.options);
+    p
+}
+
+/// Ranks options: best mid gain first (to 0.1%), then the simpler change
+/// first.
+pub fn rank_options(options: &mut [OptionProjection]) {
+    options.sort_by(|a, b| {
         let ga = (mid_gain(a) * 1000.0).round();
         let gb = (mid_gain(b) * 1000.0).round();
         gb.total_cmp(&ga)
             .then(preference(&a.key).cmp(&preference(&b.key)))
             .then(a.key.cmp(&b.key))
     });
-    p
 }
 
 /// Order among options of equal gain: the smaller change first.
 fn preference(key: &str) -> u8 {
     match key {
-        "hot-segments" => 0,
-        "redo" => 1,
+        "hot-segments" | exadata::KEEP => 0,
+        "redo" | exadata::FLASH_LOG => 1,
         "temp" => 2,
-        "whole-db" => 3,
+        "whole-db" | exadata::WRITE_BACK => 3,
         _ => 4,
     }
 }
@@ -788,6 +813,7 @@ fn flash_cache(
     w: &IntervalFacts,
     dev: &DeviceProfile,
     p: &Plan,
+    r2_min: f64,
 ) -> (Option<FlashCachePlan>, Vec<OptionProjection>) {
     let Some(buf) = w.buffer_cache_bytes.as_ref().map(|n| n.value) else {
         return (None, Vec::new());
@@ -809,6 +835,46 @@ fn flash_cache(
         .collect();
     let Some((pow, exp, r2p, r2e)) = fit_advisory(&pts) else {
         return (None, Vec::new());
+    };
+    // A fit below the required R^2 is not used; with neither, no size is
+    // projected (an advisory that no curve describes cannot be extrapolated
+    // to 2x-10x the cache).
+    let fits = format!(
+        "power law R2 {}, exponential R2 {}, required {}",
+        f2(r2p),
+        f2(r2e),
+        f2(r2_min)
+    );
+    let (exp, pow, used) = match (r2e >= r2_min, r2p >= r2_min) {
+        (true, true) => (exp, pow, None),
+        (true, false) => (
+            exp,
+            exp,
+            Some(
+                "the power law fit is below the required R2 and is not used: both ends use the exponential",
+            ),
+        ),
+        (false, true) => (
+            pow,
+            pow,
+            Some(
+                "the exponential fit is below the required R2 and is not used: both ends use the power law",
+            ),
+        ),
+        (false, false) => {
+            let plan = FlashCachePlan {
+                recommended: false,
+                size_gb: None,
+                sga_cost_mb: None,
+                reason: format!(
+                    "not recommended: the Buffer Pool Advisory fits no miss curve well enough to extrapolate ({fits}), so no flash cache size is projected"
+                ),
+                fit: Some(format!("refused: {fits}")),
+                curve: Vec::new(),
+                sql: Vec::new(),
+            };
+            return (Some(plan), Vec::new());
+        }
     };
     let buf_mb = buf / 1_048_576.0;
     // Reads at the current size, from the advisory row nearest factor 1.0.
@@ -832,11 +898,13 @@ fn flash_cache(
     }
     let cur_ms = time * 1000.0 / waits;
     let el = w.elapsed();
-    let fit_note = format!(
-        "Buffer Pool Advisory rows at >= 0.5x the cache fitted two ways: power law (R2 {}) and exponential (R2 {}); the exponential (bounded working set) gives the optimistic end, the power law (heavy-tailed access) the pessimistic end, since the advisory stops near 2x and the shape beyond it is not in the report",
-        f2(r2p),
-        f2(r2e)
+    let mut fit_note = format!(
+        "Buffer Pool Advisory rows at >= 0.5x the cache fitted two ways ({fits}); the exponential (bounded working set) gives the optimistic end, the power law (heavy-tailed access) the pessimistic end, since the advisory stops near 2x and the shape beyond it is not in the report; reads are shown as a factor of the advisory's reads at today's size (the advisory counts since instance startup, not this interval)"
     );
+    if let Some(u) = used {
+        fit_note.push_str("; ");
+        fit_note.push_str(u);
+    }
     let mut curve = Vec::new();
     let mut opts_out = Vec::new();
     for m in FLASH_CACHE_MULTIPLES {
@@ -882,7 +950,10 @@ fn flash_cache(
         curve.push(FlashCachePoint {
             size_gb: round(fc_bytes / 1_073_741_824.0),
             multiple_of_buffer_cache: *m,
-            est_phys_reads: round(base_reads * 0.5 * (miss_lo + miss_hi)),
+            est_read_factor: round(0.5 * (miss_lo + miss_hi)),
+            est_read_change_pct: round((0.5 * (miss_lo + miss_hi) - 1.0) * 100.0),
+            response_ratio_low: projection.response_ratio_low,
+            response_ratio_high: projection.response_ratio_high,
             db_time_s: round(
                 0.5 * (projection.db_time_after_low_s + projection.db_time_after_high_s),
             ),

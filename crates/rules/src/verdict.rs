@@ -156,6 +156,17 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>
             ));
         }
     }
+    // On Exadata the verdict leads with what the cell flash already does
+    // (the figure AF080 derives, from the same function).
+    if plan.platform == crate::platform::Platform::Exadata
+        && let Some(cf) = crate::platform::cell_flash_share(w)
+    {
+        summary = format!(
+            "Exadata: cell flash already serves {}% of read requests; what is left: {}",
+            f1(cf.pct),
+            lower_first(&summary)
+        );
+    }
     Verdict {
         summary,
         gain_pct_low: lo.max(0.0),
@@ -173,7 +184,7 @@ pub fn no_advice(v: &Verdict) -> bool {
 /// A title inside a sentence: its first letter in lower case, the rest
 /// (`KB`, segment names) as written; a title that starts with an acronym
 /// (`TEMP`, `UNDO`) keeps it.
-fn lower_first(title: &str) -> String {
+pub(crate) fn lower_first(title: &str) -> String {
     let acronym = title.split_whitespace().next().is_some_and(|w| {
         w.chars().filter(|c| c.is_alphabetic()).count() > 1 && w == w.to_uppercase()
     });
