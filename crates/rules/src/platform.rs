@@ -54,12 +54,17 @@ pub fn detect(w: &IntervalFacts) -> Platform {
             "the report hides system data (System Data Visible: NO), as a managed service such as Autonomous Database does".into(),
         );
     }
-    let no_os = w.report.os_stats.is_empty() && w.report.host_cpu.is_none();
+    // A PDB report on a CDB the DBA runs still names the host and its
+    // CPUs; a PDB service shows none of the host.
+    let no_os = w.report.os_stats.is_empty()
+        && w.report.host_cpu.is_none()
+        && h.host.as_deref().is_none_or(|x| x.trim().is_empty())
+        && h.cpus.is_none();
     if let Some(c) = h.container.as_deref().filter(|c| !c.trim().is_empty())
         && no_os
     {
         return Platform::Service(format!(
-            "the report is of the pluggable database {} and shows no operating system statistics",
+            "the report is of the pluggable database {} and shows nothing of the host (no host name, CPUs or operating system statistics)",
             c.trim()
         ));
     }

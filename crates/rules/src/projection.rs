@@ -836,6 +836,27 @@ fn flash_cache(
     let Some((pow, exp, r2p, r2e)) = fit_advisory(&pts) else {
         return (None, Vec::new());
     };
+    let buf_mb = buf / 1_048_576.0;
+    // Reads at the current size, from the advisory row nearest factor 1.0.
+    let base_reads = rows
+        .iter()
+        .filter_map(|r| Some(((r.size_factor? - 1.0).abs(), r.est_phys_reads?)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|x| x.1)
+        .filter(|v| *v > 0.0)
+        .unwrap_or_else(|| pow.eval(buf_mb));
+    let header = if w.rac {
+        HEADER_BYTES_RAC
+    } else {
+        HEADER_BYTES
+    };
+    let singles: Vec<&Ev> = w.events_in(SINGLE_BLOCK);
+    let waits: f64 = singles.iter().map(|e| e.waits).sum();
+    let time: f64 = singles.iter().map(|e| e.time_s).sum();
+    if waits <= 0.0 {
+        return (None, Vec::new());
+    }
+    let cur_ms = time * 1000.0 / waits;
     // A fit below the required R^2 is not used; with neither, no size is
     // projected (an advisory that no curve describes cannot be extrapolated
     // to 2x-10x the cache).
@@ -876,27 +897,6 @@ fn flash_cache(
             return (Some(plan), Vec::new());
         }
     };
-    let buf_mb = buf / 1_048_576.0;
-    // Reads at the current size, from the advisory row nearest factor 1.0.
-    let base_reads = rows
-        .iter()
-        .filter_map(|r| Some(((r.size_factor? - 1.0).abs(), r.est_phys_reads?)))
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|x| x.1)
-        .filter(|v| *v > 0.0)
-        .unwrap_or_else(|| pow.eval(buf_mb));
-    let header = if w.rac {
-        HEADER_BYTES_RAC
-    } else {
-        HEADER_BYTES
-    };
-    let singles: Vec<&Ev> = w.events_in(SINGLE_BLOCK);
-    let waits: f64 = singles.iter().map(|e| e.waits).sum();
-    let time: f64 = singles.iter().map(|e| e.time_s).sum();
-    if waits <= 0.0 {
-        return (None, Vec::new());
-    }
-    let cur_ms = time * 1000.0 / waits;
     let el = w.elapsed();
     let mut fit_note = format!(
         "Buffer Pool Advisory rows at >= 0.5x the cache fitted two ways ({fits}); the exponential (bounded working set) gives the optimistic end, the power law (heavy-tailed access) the pessimistic end, since the advisory stops near 2x and the shape beyond it is not in the report; reads are shown as a factor of the advisory's reads at today's size (the advisory counts since instance startup, not this interval)"

@@ -149,9 +149,9 @@ fn a_pdb_service_without_os_statistics_gets_only_the_storage_tier() {
         o.title
     );
     assert!(
-        o.notes
-            .iter()
-            .any(|n| n.contains("no host access") && n.contains("pluggable database SALESPDB")),
+        o.notes.iter().any(|n| n.contains("no host access")
+            && n.contains("pluggable database SALESPDB")
+            && n.contains("nothing of the host")),
         "{:?}",
         o.notes
     );
@@ -165,6 +165,14 @@ fn a_pdb_service_without_os_statistics_gets_only_the_storage_tier() {
     assert!(a.segments_to_move.iter().all(|s| s.sql.is_none()));
     assert_no_device_move("service_pdb", &a);
     assert!(common::all_sql(&a).is_empty(), "{:?}", common::all_sql(&a));
+    // Quiet: a PDB report that names its host and CPUs is not a service.
+    let a = run("AF030/pdb_on_host.toml");
+    let k = keys(&a);
+    assert!(
+        k.contains(&"whole-db") && k.contains(&"hot-segments"),
+        "{k:?}"
+    );
+    assert!(ids(&a).contains(&"AF030"));
 }
 
 #[test]
