@@ -62,8 +62,13 @@ pub fn build(
     }
     let unavailable = checks::flash_cache_unavailable(w);
     if unavailable.is_some() {
-        // No flash cache size is ranked where the feature cannot run.
+        // No flash cache size is ranked, or drawn, where the feature
+        // cannot run: the plan keeps only the one line saying why.
         plan.options.retain(|o| !o.key.starts_with("flash-cache-"));
+        if let Some(fc) = plan.flash_cache.as_mut() {
+            fc.curve.clear();
+            fc.fit = None;
+        }
     } else if w.report.header.platform.is_none() {
         for o in plan
             .options

@@ -103,6 +103,14 @@ fn exadata_advises_only_what_the_cell_flash_does_not_cover() {
         Some("ALTER INDEX \"APP\".\"ORDERS_PK\" STORAGE (CELL_FLASH_CACHE KEEP);")
     );
     assert_no_device_move("redo_writes", &a);
+    let fc = a.flash_cache.as_ref().unwrap();
+    assert!(
+        fc.curve.is_empty() && fc.fit.is_none(),
+        "no Smart Flash Cache sizes on Exadata"
+    );
+    // Quiet: on a Linux host the curve keeps every size.
+    let a = run("AF080/quiet.toml");
+    assert_eq!(a.flash_cache.as_ref().unwrap().curve.len(), 8);
 }
 
 #[test]
@@ -259,4 +267,28 @@ fn a_data_guard_primary_is_read_from_its_destinations_and_sync_is_named() {
     assert!(!ids(&a).contains(&"AF055"));
     let redo = a.options.iter().find(|o| o.key == "redo").unwrap();
     assert!(!redo.notes.iter().any(|n| n.contains("Data Guard")));
+}
+
+#[test]
+fn a_write_heavy_exadata_load_is_pointed_at_the_write_back_flash_cache() {
+    let a = run("AF080/write_heavy.toml");
+    let f = a.findings.iter().find(|f| f.id == "AF080").unwrap();
+    assert!(
+        f.message
+            .contains("(3) writes: writes are 45.0% of I/O requests"),
+        "{}",
+        f.message
+    );
+    assert!(!f.message.contains("free buffer"), "{}", f.message);
+    assert!(
+        f.recommendation
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("WriteBack")
+    );
+    // Quiet: the read-mostly Exadata interval has no write advice.
+    let a = run("AF080/fires.toml");
+    let f = a.findings.iter().find(|f| f.id == "AF080").unwrap();
+    assert!(!f.message.contains("(3) writes"), "{}", f.message);
 }

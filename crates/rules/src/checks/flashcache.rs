@@ -391,6 +391,7 @@ pub struct ExadataOptimized {
     optimized_pct_low: f64,
     log_file_sync_share_pct_min: f64,
     write_wait_share_pct_min: f64,
+    write_share_pct_min: f64,
     keep_sql_max: usize,
 }
 
@@ -492,19 +493,41 @@ impl Check for ExadataOptimized {
         }
         // Writes: write-back flash cache.
         let ww = w.share_pct(&["free buffer waits", "write complete waits"]);
-        if ww >= self.write_wait_share_pct_min {
+        let write_share = match (&w.read_iops, &w.write_iops) {
+            (Some(r), Some(wr)) if r.value + wr.value > 0.0 => {
+                Some(ratio(wr.value * 100.0, r.value + wr.value))
+            }
+            _ => None,
+        };
+        let heavy = write_share.filter(|s| *s >= self.write_share_pct_min);
+        if ww >= self.write_wait_share_pct_min || heavy.is_some() {
             warn = true;
-            msg.push_str(&format!(
-                " (3) writes: free buffer and write complete waits take {}% of DB time: DBWR cannot write fast enough.",
-                f1(ww)
-            ));
-            h = h.ev(derived(
-                "free buffer and write complete waits share of DB time",
-                ww,
-                "%",
-                "sum of free buffer waits and write complete waits / DB time",
-            ));
-            fix.push("Run the cells' flash cache in write-back mode (CellCLI ALTER CELL flashCacheMode = WriteBack) if it is write-through (001: free buffer waits are DBWR not keeping up).".to_string());
+            msg.push_str(" (3) writes:");
+            if ww >= self.write_wait_share_pct_min {
+                msg.push_str(&format!(
+                    " free buffer and write complete waits take {}% of DB time: DBWR cannot write fast enough.",
+                    f1(ww)
+                ));
+                h = h.ev(derived(
+                    "free buffer and write complete waits share of DB time",
+                    ww,
+                    "%",
+                    "sum of free buffer waits and write complete waits / DB time",
+                ));
+            }
+            if let Some(s) = heavy {
+                msg.push_str(&format!(
+                    " writes are {}% of I/O requests: a write-heavy load the write-through cell flash does not serve.",
+                    f1(s)
+                ));
+                h = h.ev(derived(
+                    "write share of I/O requests",
+                    s,
+                    "%",
+                    "write requests/s / (read + write requests/s)",
+                ));
+            }
+            fix.push("Run the cells' flash cache in write-back mode (CellCLI ALTER CELL flashCacheMode = WriteBack) if it is write-through (001: free buffer waits are DBWR not keeping up; 003: the flash cache serves read-mostly work, so write-through mode leaves writes on disk).".to_string());
         }
         fix.push("No seed covers I/O Resource Management: awrflash does not read the report's Exadata sections, so check Top Databases by Requests there; if several databases share these cells, an IORM plan (flashCacheMin, flashCacheLimit) keeps another database from taking this one's cell flash.".to_string());
         if warn {
