@@ -292,3 +292,28 @@ fn a_write_heavy_exadata_load_is_pointed_at_the_write_back_flash_cache() {
     let f = a.findings.iter().find(|f| f.id == "AF080").unwrap();
     assert!(!f.message.contains("(3) writes"), "{}", f.message);
 }
+
+#[test]
+fn flash_fast_redo_writes_on_exadata_get_no_smart_flash_log_advice() {
+    let a = run("AF080/fast_redo.toml");
+    let f = a.findings.iter().find(|f| f.id == "AF080").unwrap();
+    assert!(
+        f.message.contains("(2) redo: log file sync takes 22.0%")
+            && f.message.contains("already flash-fast"),
+        "{}",
+        f.message
+    );
+    let fix = &f.recommendation.as_ref().unwrap().text;
+    assert!(!fix.contains("LIST FLASHLOG"), "{fix}");
+    // Fires: 2.4 ms redo writes get the Smart Flash Log check.
+    let a = run("AF080/redo_writes.toml");
+    let f = a.findings.iter().find(|f| f.id == "AF080").unwrap();
+    assert!(
+        f.recommendation
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("LIST FLASHLOG")
+    );
+    assert!(!f.message.contains("already flash-fast"));
+}

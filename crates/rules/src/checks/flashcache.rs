@@ -392,6 +392,7 @@ pub struct ExadataOptimized {
     log_file_sync_share_pct_min: f64,
     write_wait_share_pct_min: f64,
     write_share_pct_min: f64,
+    redo_write_ms_slow: f64,
     keep_sql_max: usize,
 }
 
@@ -441,12 +442,20 @@ impl Check for ExadataOptimized {
             .filter(|s| s.fits_budget != Some(false))
             .collect();
         if let Some(o) = keep {
-            msg.push_str(&format!(
-                " (1) unoptimized reads: {} would cut DB time by {}-{}%.",
-                crate::verdict::lower_first(&o.title),
-                f0((1.0 - o.projection.response_ratio_high) * 100.0),
-                f0((1.0 - o.projection.response_ratio_low) * 100.0)
-            ));
+            let (lo, hi) = (
+                (1.0 - o.projection.response_ratio_high) * 100.0,
+                (1.0 - o.projection.response_ratio_low) * 100.0,
+            );
+            if hi < 1.0 {
+                msg.push_str(" (1) unoptimized reads: so few remain that serving them from cell flash would save under 1% of DB time.");
+            } else {
+                msg.push_str(&format!(
+                    " (1) unoptimized reads: {} would cut DB time by {}-{}%.",
+                    crate::verdict::lower_first(&o.title),
+                    f0(lo),
+                    f0(hi)
+                ));
+            }
             if segs.is_empty() {
                 fix.push("Find the segments with most unoptimized reads (Segments by UnOptimized Reads) and set CELL_FLASH_CACHE KEEP on them (002: use AWR to find the objects with most physical reads).".to_string());
             } else {
@@ -465,8 +474,10 @@ impl Check for ExadataOptimized {
         if let Some(lfs) = w.event("log file sync")
             && lfs.pct_db_time >= self.log_file_sync_share_pct_min
         {
-            warn = true;
             let lfpw = w.background("log file parallel write");
+            let slow = lfpw
+                .as_ref()
+                .is_none_or(|e| e.avg_ms >= self.redo_write_ms_slow);
             msg.push_str(&format!(
                 " (2) redo: log file sync takes {}% of DB time ({} ms{}).",
                 f1(lfs.pct_db_time),
@@ -489,7 +500,12 @@ impl Check for ExadataOptimized {
                     e.src.clone(),
                 ));
             }
-            fix.push("Check that Smart Flash Log is on and healthy on every cell (CellCLI LIST FLASHLOG; default from storage software 11.2.2.4): it acknowledges each redo write from flash or disk, whichever finishes first (004: redo on flash took log file sync out of the top events). If the write is fast and the sync slow, the time is LGWR scheduling and commit rate, not storage.".to_string());
+            if slow {
+                warn = true;
+                fix.push("Check that Smart Flash Log is on and healthy on every cell (CellCLI LIST FLASHLOG; default from storage software 11.2.2.4): it acknowledges each redo write from flash or disk, whichever finishes first (004: redo on flash took log file sync out of the top events).".to_string());
+            } else {
+                msg.push_str(" The redo write is already flash-fast, so Smart Flash Log can shorten little: the rest of log file sync is commit rate and LGWR scheduling, not storage.");
+            }
         }
         // Writes: write-back flash cache.
         let ww = w.share_pct(&["free buffer waits", "write complete waits"]);
