@@ -118,6 +118,36 @@ pub fn plan(
     opts: &crate::Options,
     fit_r2_min: f64,
 ) -> Plan {
+    build(w, dev, ranked, opts, Some(fit_r2_min))
+}
+
+/// The moves of one interval of a window (whole database, redo, TEMP),
+/// with the same steps as [`plan`]: it reads the interval's facts (time
+/// model, wait events, histograms, OS and activity statistics, parameters)
+/// and never a SQL list, segment list, advisory or file I/O, which the
+/// other intervals of a window may not keep.
+/// On Exadata the interval's moves are the cell flash options, as in the
+/// detailed plan; on a managed service only the storage tier.
+pub fn interval_plan(w: &IntervalFacts, dev: &DeviceProfile, opts: &crate::Options) -> Plan {
+    let mut p = build(w, dev, Ranked::default(), opts, None);
+    p.platform = crate::platform::detect(w);
+    match p.platform {
+        crate::platform::Platform::Exadata => p.options = exadata::options(w, dev, &p),
+        crate::platform::Platform::Service(_) => p.options.retain(|o| o.key == "whole-db"),
+        _ => {}
+    }
+    p
+}
+
+/// `advisories`: project the flash cache sizes from the Buffer Pool
+/// Advisory, with fits of at least this R^2.
+fn build(
+    w: &IntervalFacts,
+    dev: &DeviceProfile,
+    ranked: Ranked,
+    opts: &crate::Options,
+    advisories: Option<f64>,
+) -> Plan {
     let breakdown = w.breakdown();
     let caps = caps(w, opts);
     let oltp = breakdown.single_block_read_s >= breakdown.multiblock_read_s
@@ -302,12 +332,14 @@ pub fn plan(
         p.options.push(o);
     }
     // Flash cache.
-    let (fc, fc_opts) = flash_cache(w, dev, &p, fit_r2_min);
-    if let Some(f) = fc.as_ref().filter(|f| f.curve.is_empty()) {
-        p.fit_refused = Some(f.reason.clone());
+    if let Some(fit_r2_min) = advisories {
+        let (fc, fc_opts) = flash_cache(w, dev, &p, fit_r2_min);
+        if let Some(f) = fc.as_ref().filter(|f| f.curve.is_empty()) {
+            p.fit_refused = Some(f.reason.clone());
+        }
+        p.flash_cache = fc;
+        p.options.extend(fc_opts);
     }
-    p.flash_cache = fc;
-    p.options.extend(fc_opts);
     rank_options(&mut p.options);
     p
 }

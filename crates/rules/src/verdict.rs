@@ -2,7 +2,7 @@
 //! plan: the best option, its gain, what bounds it, and the smaller change.
 
 use awrflash_facts::{IntervalFacts, round};
-use awrflash_model::{Bound, Verdict};
+use awrflash_model::{Bound, Verdict, WindowAnalysis};
 
 use crate::projection::{Plan, mid_gain};
 use crate::util::{f0, f1};
@@ -162,7 +162,7 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>
         && let Some(cf) = crate::platform::cell_flash_share(w)
     {
         summary = format!(
-            "Exadata: cell flash already serves {}% of read requests; what is left: {}",
+            "{EXADATA_LEAD}{}% of read requests{EXADATA_LEAD_END}{}",
             f1(cf.pct),
             lower_first(&summary)
         );
@@ -175,6 +175,50 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>
         best_option: Some(best.key.clone()),
     }
 }
+
+/// With several intervals the verdict speaks for the window: its saving
+/// (the gain range becomes the window's), the incident intervals, then the
+/// analysed interval's verdict. `not_peak`: the analysed interval is not
+/// the peak (the peak is an incident). No advice stays no advice.
+pub fn for_window(
+    v: &mut Verdict,
+    wa: &WindowAnalysis,
+    classes: &[crate::window::Class],
+    plan: &Plan,
+    not_peak: bool,
+) {
+    if no_advice(v) {
+        return;
+    }
+    let analysed = wa
+        .intervals
+        .get(wa.analysed_interval)
+        .map(awrflash_model::WindowInterval::label)
+        .unwrap_or_default();
+    let which = if not_peak {
+        "the busiest interval that is not an incident"
+    } else {
+        "the busiest interval"
+    };
+    // On Exadata the verdict still leads with what the cell flash serves.
+    let (lead, rest) = match v.summary.split_once(EXADATA_LEAD_END) {
+        Some((l, r)) if l.starts_with(EXADATA_LEAD) => (format!("{l}. "), r.to_string()),
+        _ => (String::new(), v.summary.clone()),
+    };
+    v.summary = format!(
+        "{lead}{} The detailed plan is for {analysed}, {which}: {rest}",
+        crate::window::summary(wa, &plan.device, classes),
+    );
+    v.gain_pct_low = wa.saved_pct_low;
+    v.gain_pct_high = wa.saved_pct_high;
+    if plan.options.iter().any(|o| o.key == wa.move_key) {
+        v.best_option = Some(wa.move_key.clone());
+    }
+}
+
+/// The Exadata lead of a verdict and where it ends.
+const EXADATA_LEAD: &str = "Exadata: cell flash already serves ";
+const EXADATA_LEAD_END: &str = "; what is left: ";
 
 /// The verdict gives no flash advice at all: not enough load or data.
 pub fn no_advice(v: &Verdict) -> bool {

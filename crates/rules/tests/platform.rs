@@ -317,3 +317,47 @@ fn flash_fast_redo_writes_on_exadata_get_no_smart_flash_log_advice() {
     );
     assert!(!f.message.contains("already flash-fast"));
 }
+
+#[test]
+fn an_exadata_window_projects_only_cell_flash_moves_and_keeps_the_lead() {
+    let fx = common::load(&common::fixtures().join("rules/AF080/redo_writes.toml"));
+    let mut docs = fx.docs.clone();
+    let Document::Report(r) = &fx.docs[0] else {
+        panic!("a report")
+    };
+    let mut next = (**r).clone();
+    next.header.begin_time = Some("2024-03-04T11:00:00".into());
+    next.header.end_time = Some("2024-03-04T12:00:00".into());
+    next.header.begin_snap = Some(101);
+    next.header.end_snap = Some(102);
+    next.source.path = "next_hour.html".into();
+    docs.push(Document::Report(Box::new(next)));
+    let a = analyze(&docs, &fx.opts).unwrap();
+    let wa = a.window.as_ref().expect("two intervals make a window");
+    assert!(
+        EXADATA_KEYS.contains(&wa.move_key.as_str()),
+        "window move on Exadata: {}",
+        wa.move_key
+    );
+    assert!(
+        a.verdict
+            .summary
+            .starts_with("Exadata: cell flash already serves 80.0% of read requests. "),
+        "{}",
+        a.verdict.summary
+    );
+    // Quiet: a host's window moves a device.
+    let fx = common::load(&common::fixtures().join("rules/AF080/quiet.toml"));
+    let mut docs = fx.docs.clone();
+    let Document::Report(r) = &fx.docs[0] else {
+        panic!("a report")
+    };
+    let mut next = (**r).clone();
+    next.header.begin_time = Some("2024-03-04T11:00:00".into());
+    next.header.end_time = Some("2024-03-04T12:00:00".into());
+    next.source.path = "next_hour.html".into();
+    docs.push(Document::Report(Box::new(next)));
+    let a = analyze(&docs, &fx.opts).unwrap();
+    let wa = a.window.as_ref().unwrap();
+    assert!(!EXADATA_KEYS.contains(&wa.move_key.as_str()));
+}
