@@ -228,6 +228,33 @@ pub struct SegmentToMove {
     pub fits_budget: Option<bool>,
     pub sql: Option<String>,
     pub src: Option<EvidenceSrc>,
+    /// Projected DB time saved over the interval (s, middle of the range):
+    /// the segment's share of the affected reads and writes times the
+    /// plan's saving per read and per write.
+    pub saved_s: Option<f64>,
+    /// `saved_s` per GB of the segment, where its size is known.
+    pub saved_s_per_gb: Option<f64>,
+    /// Statements that most likely read the segment: their SQL text names
+    /// it (a textual match, not an execution plan).
+    pub statements: Vec<SegmentStatement>,
+    /// Why the segment is not a move candidate (read mainly by Oracle
+    /// maintenance or monitoring work), with the fix to make instead.
+    pub set_aside: Option<String>,
+}
+
+/// A statement whose SQL text names a segment (textual match).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SegmentStatement {
+    pub sql_id: String,
+    pub module: Option<String>,
+    /// The SQL text as the report prints it (often cut).
+    pub text: Option<String>,
+    /// The statement's % of the physical reads of its SQL list.
+    pub pct_of_reads: Option<f64>,
+    /// The Oracle maintenance or monitoring work it belongs to, if any.
+    pub maintenance: Option<String>,
+    pub src: Option<EvidenceSrc>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

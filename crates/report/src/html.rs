@@ -312,7 +312,8 @@ fn charts(a: &Analysis, v: &View) -> Charts {
         ));
     }
 
-    let pareto_rows: Vec<&view::SegmentView> = v.segments.iter().take(25).collect();
+    let pareto_rows: Vec<&view::SegmentView> =
+        v.segments.iter().filter(|s| s.ranked).take(25).collect();
     if pareto_rows.iter().any(|s| s.reads_value > 0.0) {
         let names: Vec<String> = pareto_rows.iter().map(|s| s.name.clone()).collect();
         let vals: Vec<f64> = pareto_rows.iter().map(|s| s.reads_value).collect();

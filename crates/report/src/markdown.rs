@@ -330,6 +330,12 @@ fn segments(o: &mut String, v: &View) {
     if let Some(n) = &v.segments_cumulative_note {
         let _ = writeln!(o, "Note: {}.\n", md(n));
     }
+    if !v.segment_notes.is_empty() {
+        for n in &v.segment_notes {
+            let _ = writeln!(o, "- {}", md(n));
+        }
+        let _ = writeln!(o);
+    }
     if !v.segment_sql.is_empty() {
         let _ = writeln!(o, "### SQL to move them\n");
         fenced(o, "sql", &v.segment_sql.join("\n"));

@@ -231,6 +231,8 @@ pub fn segments(v: &View) -> Table {
         ("Capacity used", true),
         ("Req/s per GB", true),
         ("Fits budget", false),
+        ("DB time saved", true),
+        ("Saved per GB", true),
     ]);
     for s in &v.segments {
         t.rows.push(vec![
@@ -246,6 +248,8 @@ pub fn segments(v: &View) -> Table {
             (&s.cumulative_size).into(),
             (&s.density).into(),
             (&s.fits).into(),
+            (&s.saved).into(),
+            (&s.saved_per_gb).into(),
         ]);
     }
     t

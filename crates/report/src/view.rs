@@ -192,8 +192,14 @@ pub struct SegmentView {
     pub cumulative_size: String,
     pub density: String,
     pub fits: String,
+    /// Projected DB time saved, and per GB where the size is known.
+    pub saved: String,
+    pub saved_per_gb: String,
     pub sql: Option<String>,
     pub src: Option<SrcView>,
+    /// False for a segment set aside (not a move candidate): left out of
+    /// the Pareto chart.
+    pub ranked: bool,
     /// The numbers behind `reads` and `cumulative`, for the Pareto chart.
     pub reads_value: f64,
     pub cumulative_value: f64,
@@ -362,6 +368,9 @@ pub struct View {
     pub counts: Counts,
     pub segments: Vec<SegmentView>,
     pub segments_cumulative_note: Option<String>,
+    /// Per segment: the statements that name it (a textual match) and why
+    /// a segment is set aside.
+    pub segment_notes: Vec<String>,
     /// The segments' move statements, in rank order.
     pub segment_sql: Vec<String>,
     pub flash_cache: Option<FlashCacheView>,
@@ -817,6 +826,7 @@ pub fn build(a: &Analysis) -> View {
     segs.sort_by_key(|s| (s.rank == 0, s.rank));
     let mut running_gb = 0.0;
     let mut segments = Vec::new();
+    let mut segment_notes = Vec::new();
     for (i, s) in segs.iter().enumerate() {
         let mut name = String::new();
         if !s.owner.is_empty() {
@@ -831,14 +841,53 @@ pub fn build(a: &Analysis) -> View {
         let cumulative_value = s.cumulative_pct.unwrap_or(f64::NAN);
         let cumulative = fmt::pct(cumulative_value);
         let cumulative_size = match s.size_gb {
+            // A segment set aside takes no flash capacity.
+            _ if s.set_aside.is_some() => fmt::NA.into(),
             Some(g) if g.is_finite() => {
                 running_gb += g;
                 fmt::gb(running_gb)
             }
             _ => fmt::NA.into(),
         };
+        if let Some(why) = &s.set_aside {
+            segment_notes.push(format!("{name}: set aside, not moved: {why}"));
+        } else if !s.statements.is_empty() {
+            let named: Vec<String> = s
+                .statements
+                .iter()
+                .take(3)
+                .map(|q| {
+                    let mut t = q.sql_id.clone();
+                    let mut what = Vec::new();
+                    if let Some(m) = q.module.as_deref().filter(|m| !m.is_empty()) {
+                        what.push(m.to_string());
+                    }
+                    if let Some(p) = q.pct_of_reads {
+                        what.push(format!("{} of physical reads", fmt::pct(p)));
+                    }
+                    if let Some(k) = &q.maintenance {
+                        what.push(k.clone());
+                    }
+                    if !what.is_empty() {
+                        t.push_str(&format!(" ({})", what.join(", ")));
+                    }
+                    if let Some(x) = q.text.as_deref().filter(|x| !x.is_empty()) {
+                        t.push_str(&format!(": {x}"));
+                    }
+                    t
+                })
+                .collect();
+            segment_notes.push(format!(
+                "{name}: read most likely by {} (SQL text names it: a textual match)",
+                named.join("; ")
+            ));
+        }
+        let set_aside = s.set_aside.is_some();
         segments.push(SegmentView {
-            rank: if s.rank > 0 {
+            // Set aside: not ranked; the note under the table says why.
+            rank: if set_aside {
+                "-".into()
+            } else if s.rank > 0 {
                 s.rank.to_string()
             } else {
                 (i + 1).to_string()
@@ -846,7 +895,12 @@ pub fn build(a: &Analysis) -> View {
             name,
             object_type: s.object_type.clone(),
             tablespace: s.tablespace.clone(),
-            reads: opt_num(s.read_requests),
+            // A segment pulled in from the write list: its reads are below
+            // the read list's rows, not unknown.
+            reads: match (s.read_requests, s.physical_writes) {
+                (None, Some(_)) => "write list only".into(),
+                (r, _) => opt_num(r),
+            },
             pct: fmt::opt(s.pct_of_reads, fmt::pct),
             cumulative,
             writes: opt_num(s.physical_writes),
@@ -858,6 +912,9 @@ pub fn build(a: &Analysis) -> View {
                 Some(false) => "no".into(),
                 None => fmt::NA.into(),
             },
+            ranked: !set_aside,
+            saved: fmt::opt(s.saved_s, fmt::secs),
+            saved_per_gb: fmt::opt(s.saved_s_per_gb, fmt::secs),
             sql: s.sql.clone().filter(|q| !q.trim().is_empty()),
             src: notes.evidence(&s.src),
             reads_value: s.read_requests.unwrap_or(0.0),
@@ -1103,6 +1160,7 @@ pub fn build(a: &Analysis) -> View {
         counts,
         segments,
         segments_cumulative_note,
+        segment_notes,
         segment_sql,
         flash_cache,
         flash_stats,

@@ -31,6 +31,7 @@ pub mod platform;
 pub mod projection;
 pub mod segments;
 mod series;
+mod sqlwork;
 pub mod util;
 mod verdict;
 pub mod window;
@@ -252,7 +253,13 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         verdict,
         findings,
         options: plan.options.clone(),
-        segments_to_move: plan.ranked.list.clone(),
+        segments_to_move: plan
+            .ranked
+            .list
+            .iter()
+            .chain(&plan.ranked.set_aside)
+            .cloned()
+            .collect(),
         flash_cache: plan.flash_cache.clone(),
         series: series::points(&all),
         peak_interval: (all.len() > 1).then_some(peak),

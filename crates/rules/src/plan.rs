@@ -28,12 +28,22 @@ pub fn build(
     aux: &Aux,
     idle: Option<f64>,
 ) -> Result<Plan, RulesError> {
+    // The per-read and per-write saving that ranks the segments comes from
+    // the projection's own steps (the whole-database option, which moves
+    // every read and write wait).
+    let unit = projection::moves_plan(w, flash, opts)
+        .options
+        .iter()
+        .find(|o| o.key == "whole-db")
+        .map(segments::unit_saving)
+        .unwrap_or_default();
     let ranked = segments::rank(
         w,
         aux.segsizes,
         opts.flash_capacity_gb,
         projection::SEGMENT_COVERAGE_PCT,
         25,
+        &unit,
     );
     let rule = catalogue::rule("AF070")?;
     let t: FlashCacheCandidate = toml::Value::Table(rule.thresholds.clone())

@@ -126,10 +126,16 @@ pub fn plan(
 /// model, wait events, histograms, OS and activity statistics, parameters)
 /// and never a SQL list, segment list, advisory or file I/O, which the
 /// other intervals of a window may not keep.
+/// The device moves of an interval (whole database, redo, TEMP) whatever
+/// the platform: the per-read saving that ranks segments comes from them.
+pub fn moves_plan(w: &IntervalFacts, dev: &DeviceProfile, opts: &crate::Options) -> Plan {
+    build(w, dev, Ranked::default(), opts, None)
+}
+
 /// On Exadata the interval's moves are the cell flash options, as in the
 /// detailed plan; on a managed service only the storage tier.
 pub fn interval_plan(w: &IntervalFacts, dev: &DeviceProfile, opts: &crate::Options) -> Plan {
-    let mut p = build(w, dev, Ranked::default(), opts, None);
+    let mut p = moves_plan(w, dev, opts);
     p.platform = crate::platform::detect(w);
     match p.platform {
         crate::platform::Platform::Exadata => p.options = exadata::options(w, dev, &p),

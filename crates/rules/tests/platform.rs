@@ -124,8 +124,8 @@ fn exadata_with_most_reads_unoptimized_gets_keep_statements() {
         sql,
         &[
             "ALTER INDEX \"APP\".\"ORDERS_PK\" STORAGE (CELL_FLASH_CACHE KEEP);",
-            "ALTER INDEX \"APP\".\"LINES_IX1\" STORAGE (CELL_FLASH_CACHE KEEP);",
             "ALTER TABLE \"APP\".\"ORDERS\" STORAGE (CELL_FLASH_CACHE KEEP);",
+            "ALTER INDEX \"APP\".\"LINES_IX1\" STORAGE (CELL_FLASH_CACHE KEEP);",
             "ALTER TABLE \"APP\".\"CUSTOMERS\" STORAGE (CELL_FLASH_CACHE KEEP);",
         ]
     );

@@ -5,6 +5,7 @@
 mod bottleneck;
 mod dataguard;
 mod flashcache;
+mod objects;
 mod reads;
 mod redo;
 mod segments;
@@ -133,9 +134,11 @@ registry! {
     "AF006" => crate::window::Thresholds,
     "AF010" => reads::SingleBlockReads,
     "AF011" => reads::ReadsPerExecution,
+    "AF012" => objects::RepeatedScans,
     "AF020" => reads::MultiblockScans,
     "AF030" => segments::HotSegments,
     "AF031" => segments::HotTablespaces,
+    "AF032" => objects::MaintenanceReads,
     "AF040" => segments::TempIo,
     "AF041" => segments::UndoIo,
     "AF042" => segments::RecoveryAreaIo,

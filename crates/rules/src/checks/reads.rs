@@ -115,17 +115,24 @@ impl Check for ReadsPerExecution {
         else {
             return Vec::new();
         };
+        // Maintenance work (AF032) and full scans repeated by one statement
+        // (AF012's reads per execution) are not the gain this rule means.
+        let works = crate::sqlwork::works().unwrap_or_default();
+        let scan_min =
+            crate::catalogue::threshold("AF012", "reads_per_exec_min").unwrap_or(f64::INFINITY);
+        let mut left_out = 0usize;
         let mut heavy: Vec<_> = rows
             .iter()
             .filter_map(|r| {
-                let per = r.per_exec.or_else(|| {
-                    r.value
-                        .zip(r.executions)
-                        .map(|(v, e)| ratio(v, e))
-                        .filter(|_| r.executions.is_some_and(|e| e > 0.0))
-                })?;
-                (per >= self.reads_per_exec_min && r.executions.is_some_and(|e| e > 0.0))
-                    .then_some((r, per))
+                let per = crate::sqlwork::per_exec(r)?;
+                if per < self.reads_per_exec_min {
+                    return None;
+                }
+                if per >= scan_min || crate::sqlwork::statement_work(works, r).is_some() {
+                    left_out += 1;
+                    return None;
+                }
+                Some((r, per))
             })
             .collect();
         let pct: f64 = heavy.iter().filter_map(|(r, _)| r.pct_total).sum();
@@ -150,6 +157,12 @@ impl Check for ReadsPerExecution {
             ids.join(", ")
         ))
         .severity(Severity::Info);
+        if left_out > 0 {
+            h.message.push_str(&format!(
+                " {left_out} statement(s) left out: Oracle maintenance work (AF032) or {} or more reads per execution, full scans that gain least (AF012).",
+                f0(scan_min)
+            ));
+        }
         for (r, per) in heavy.iter().take(3) {
             let src = Some(w.src(&r.src));
             h = h.ev(awrflash_model::Evidence {
