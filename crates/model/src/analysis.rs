@@ -271,7 +271,16 @@ pub struct SegmentStatement {
 pub struct FlashCachePoint {
     pub size_gb: f64,
     pub multiple_of_buffer_cache: f64,
-    pub est_phys_reads: f64,
+    /// Physical reads at this size as a factor of the reads at today's
+    /// size (the Buffer Pool Advisory counts since instance startup, so
+    /// only the ratio is comparable with one interval).
+    pub est_read_factor: f64,
+    /// The same as a change in percent (negative: fewer reads).
+    pub est_read_change_pct: f64,
+    /// The projected response-time ratio range at this size (as an
+    /// option's), kept for every size tried.
+    pub response_ratio_low: f64,
+    pub response_ratio_high: f64,
     pub db_time_s: f64,
     pub sga_cost_mb: f64,
 }

@@ -259,7 +259,8 @@ pub fn curve(fc: &FlashCacheView) -> Table {
     let mut t = Table::new(&[
         ("Flash cache size", true),
         ("x buffer cache", true),
-        ("Est. physical reads", true),
+        ("Est. read factor", true),
+        ("Reads vs today", true),
         ("Projected DB time", true),
         ("SGA cost", true),
     ]);
@@ -267,7 +268,8 @@ pub fn curve(fc: &FlashCacheView) -> Table {
         t.rows.push(vec![
             (&p.size).into(),
             (&p.multiple).into(),
-            (&p.reads).into(),
+            (&p.read_factor).into(),
+            (&p.read_change).into(),
             (&p.db_time).into(),
             (&p.sga_cost).into(),
         ]);

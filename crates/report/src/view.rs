@@ -209,7 +209,10 @@ pub struct SegmentView {
 pub struct CurvePointView {
     pub size: String,
     pub multiple: String,
-    pub reads: String,
+    /// Estimated physical reads as a factor of today's.
+    pub read_factor: String,
+    /// The same as a change in percent.
+    pub read_change: String,
     pub db_time: String,
     pub sga_cost: String,
 }
@@ -960,7 +963,8 @@ pub fn build(a: &Analysis) -> View {
             .map(|p| CurvePointView {
                 size: fmt::gb(p.size_gb),
                 multiple: fmt::ratio(p.multiple_of_buffer_cache),
-                reads: fmt::num(p.est_phys_reads),
+                read_factor: fmt::ratio(p.est_read_factor),
+                read_change: fmt::pct(p.est_read_change_pct),
                 db_time: fmt::secs(p.db_time_s),
                 sga_cost: fmt::mb(p.sga_cost_mb),
             })

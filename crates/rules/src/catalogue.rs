@@ -30,6 +30,7 @@ pub(crate) const RULE_FILES: &[(&str, &str)] = &[
     ("AF042", include_str!("../catalogue/AF042.toml")),
     ("AF050", include_str!("../catalogue/AF050.toml")),
     ("AF051", include_str!("../catalogue/AF051.toml")),
+    ("AF055", include_str!("../catalogue/AF055.toml")),
     ("AF060", include_str!("../catalogue/AF060.toml")),
     ("AF061", include_str!("../catalogue/AF061.toml")),
     ("AF070", include_str!("../catalogue/AF070.toml")),

@@ -22,6 +22,8 @@
 //!    buffer plus flash size (two fits, see `fit_advisory`); reads avoided become flash
 //!    reads; the SGA spent on flash buffer headers shrinks the buffer cache.
 
+pub mod exadata;
+
 use awrflash_model::{
     Bound, DbTimeBreakdown, EvidenceSrc, FlashCachePlan, FlashCachePoint, OptionProjection,
     Projection, ProjectionStep,
@@ -80,6 +82,11 @@ pub struct Plan {
     /// device already serves them at the target's latency (whole-database
     /// option), in words for the verdict.
     pub already_flash_class: Option<String>,
+    /// Where the database runs (decides the option set).
+    pub platform: crate::platform::Platform,
+    /// Why no flash cache size was projected: neither fit of the Buffer
+    /// Pool Advisory reaches the required R^2.
+    pub fit_refused: Option<String>,
 }
 
 /// A recommended flash cache: its size, the SGA its headers take and the
@@ -107,8 +114,16 @@ struct Affected<'e> {
     mode: Mode,
 }
 
-pub fn plan(w: &IntervalFacts, dev: &DeviceProfile, ranked: Ranked, opts: &crate::Options) -> Plan {
-    build(w, dev, ranked, opts, true)
+/// `fit_r2_min`: the Buffer Pool Advisory fit a flash cache projection
+/// needs (AF070's `advisory_fit_r2_min`).
+pub fn plan(
+    w: &IntervalFacts,
+    dev: &DeviceProfile,
+    ranked: Ranked,
+    opts: &crate::Options,
+    fit_r2_min: f64,
+) -> Plan {
+    build(w, dev, ranked, opts, Some(fit_r2_min))
 }
 
 /// The moves of one interval of a window (whole database, redo, TEMP),
@@ -116,18 +131,33 @@ pub fn plan(w: &IntervalFacts, dev: &DeviceProfile, ranked: Ranked, opts: &crate
 /// model, wait events, histograms, OS and activity statistics, parameters)
 /// and never a SQL list, segment list, advisory or file I/O, which the
 /// other intervals of a window may not keep.
+/// The device moves of an interval (whole database, redo, TEMP) whatever
+/// the platform: the per-read saving that ranks segments comes from them.
+pub fn moves_plan(w: &IntervalFacts, dev: &DeviceProfile, opts: &crate::Options) -> Plan {
+    build(w, dev, Ranked::default(), opts, None)
+}
+
+/// On Exadata the interval's moves are the cell flash options, as in the
+/// detailed plan; on a managed service only the storage tier.
 pub fn interval_plan(w: &IntervalFacts, dev: &DeviceProfile, opts: &crate::Options) -> Plan {
-    build(w, dev, Ranked::default(), opts, false)
+    let mut p = moves_plan(w, dev, opts);
+    p.platform = crate::platform::detect(w);
+    match p.platform {
+        crate::platform::Platform::Exadata => p.options = exadata::options(w, dev, &p),
+        crate::platform::Platform::Service(_) => p.options.retain(|o| o.key == "whole-db"),
+        _ => {}
+    }
+    p
 }
 
 /// `advisories`: project the flash cache sizes from the Buffer Pool
-/// Advisory.
+/// Advisory, with fits of at least this R^2.
 fn build(
     w: &IntervalFacts,
     dev: &DeviceProfile,
     ranked: Ranked,
     opts: &crate::Options,
-    advisories: bool,
+    advisories: Option<f64>,
 ) -> Plan {
     let breakdown = w.breakdown();
     let caps = caps(w, opts);
@@ -143,6 +173,8 @@ fn build(
         device: dev.name.clone(),
         flash_cache_pick: None,
         already_flash_class: None,
+        platform: crate::platform::Platform::Host,
+        fit_refused: None,
     };
     if w.db_time() <= 0.0 || w.events.is_empty() {
         return p;
@@ -283,29 +315,37 @@ fn build(
         p.options.push(o);
     }
     // Flash cache.
-    if advisories {
-        let (fc, fc_opts) = flash_cache(w, dev, &p);
+    if let Some(fit_r2_min) = advisories {
+        let (fc, fc_opts) = flash_cache(w, dev, &p, fit_r2_min);
+        if let Some(f) = fc.as_ref().filter(|f| f.curve.is_empty()) {
+            p.fit_refused = Some(f.reason.clone());
+        }
         p.flash_cache = fc;
         p.options.extend(fc_opts);
     }
-    // Rank: best mid gain first (to 0.1%), then the simpler change first.
-    p.options.sort_by(|a, b| {
+    rank_options(&mut p.options);
+    p
+}
+
+/// Ranks options: best mid gain first (to 0.1%), then the simpler change
+/// first.
+pub fn rank_options(options: &mut [OptionProjection]) {
+    options.sort_by(|a, b| {
         let ga = (mid_gain(a) * 1000.0).round();
         let gb = (mid_gain(b) * 1000.0).round();
         gb.total_cmp(&ga)
             .then(preference(&a.key).cmp(&preference(&b.key)))
             .then(a.key.cmp(&b.key))
     });
-    p
 }
 
 /// Order among options of equal gain: the smaller change first.
 fn preference(key: &str) -> u8 {
     match key {
-        "hot-segments" => 0,
-        "redo" => 1,
+        "hot-segments" | exadata::KEEP => 0,
+        "redo" | exadata::FLASH_LOG => 1,
         "temp" => 2,
-        "whole-db" => 3,
+        "whole-db" | exadata::WRITE_BACK => 3,
         _ => 4,
     }
 }
@@ -976,6 +1016,7 @@ fn flash_cache(
     w: &IntervalFacts,
     dev: &DeviceProfile,
     p: &Plan,
+    r2_min: f64,
 ) -> (Option<FlashCachePlan>, Vec<OptionProjection>) {
     let Some(buf) = w.buffer_cache_bytes.as_ref().map(|n| n.value) else {
         return (None, Vec::new());
@@ -1023,12 +1064,54 @@ fn flash_cache(
     // the device's own time is known, that part (averaged over the
     // single-block reads, low and high from the views' spread) stays.
     let (gap_lo, gap_hi, gap_words) = flash_cache_gap(w, &singles, waits);
-    let el = w.elapsed();
-    let fit_note = format!(
-        "Buffer Pool Advisory rows at >= 0.5x the cache fitted two ways: power law (R2 {}) and exponential (R2 {}); the exponential (bounded working set) gives the optimistic end, the power law (heavy-tailed access) the pessimistic end, since the advisory stops near 2x and the shape beyond it is not in the report",
+    // A fit below the required R^2 is not used; with neither, no size is
+    // projected (an advisory that no curve describes cannot be extrapolated
+    // to 2x-10x the cache).
+    let fits = format!(
+        "power law R2 {}, exponential R2 {}, required {}",
         f2(r2p),
-        f2(r2e)
+        f2(r2e),
+        f2(r2_min)
     );
+    let (exp, pow, used) = match (r2e >= r2_min, r2p >= r2_min) {
+        (true, true) => (exp, pow, None),
+        (true, false) => (
+            exp,
+            exp,
+            Some(
+                "the power law fit is below the required R2 and is not used: both ends use the exponential",
+            ),
+        ),
+        (false, true) => (
+            pow,
+            pow,
+            Some(
+                "the exponential fit is below the required R2 and is not used: both ends use the power law",
+            ),
+        ),
+        (false, false) => {
+            let plan = FlashCachePlan {
+                recommended: false,
+                size_gb: None,
+                sga_cost_mb: None,
+                reason: format!(
+                    "not recommended: the Buffer Pool Advisory fits no miss curve well enough to extrapolate ({fits}), so no flash cache size is projected"
+                ),
+                fit: Some(format!("refused: {fits}")),
+                curve: Vec::new(),
+                sql: Vec::new(),
+            };
+            return (Some(plan), Vec::new());
+        }
+    };
+    let el = w.elapsed();
+    let mut fit_note = format!(
+        "Buffer Pool Advisory rows at >= 0.5x the cache fitted two ways ({fits}); the exponential (bounded working set) gives the optimistic end, the power law (heavy-tailed access) the pessimistic end, since the advisory stops near 2x and the shape beyond it is not in the report; reads are shown as a factor of the advisory's reads at today's size (the advisory counts since instance startup, not this interval)"
+    );
+    if let Some(u) = used {
+        fit_note.push_str("; ");
+        fit_note.push_str(u);
+    }
     let mut curve = Vec::new();
     let mut opts_out = Vec::new();
     for m in FLASH_CACHE_MULTIPLES {
@@ -1078,7 +1161,10 @@ fn flash_cache(
         curve.push(FlashCachePoint {
             size_gb: round(fc_bytes / 1_073_741_824.0),
             multiple_of_buffer_cache: *m,
-            est_phys_reads: round(base_reads * 0.5 * (miss_lo + miss_hi)),
+            est_read_factor: round(0.5 * (miss_lo + miss_hi)),
+            est_read_change_pct: round((0.5 * (miss_lo + miss_hi) - 1.0) * 100.0),
+            response_ratio_low: projection.response_ratio_low,
+            response_ratio_high: projection.response_ratio_high,
             db_time_s: round(
                 0.5 * (projection.db_time_after_low_s + projection.db_time_after_high_s),
             ),

@@ -180,6 +180,17 @@ fn verdict_with(
     {
         summary.push_str(&format!(" Single-block reads gain nothing: {why}."));
     }
+    // On Exadata the verdict leads with what the cell flash already does
+    // (the figure AF080 derives, from the same function).
+    if plan.platform == crate::platform::Platform::Exadata
+        && let Some(cf) = crate::platform::cell_flash_share(w)
+    {
+        summary = format!(
+            "{EXADATA_LEAD}{}% of read requests{EXADATA_LEAD_END}{}",
+            f1(cf.pct),
+            lower_first(&summary)
+        );
+    }
     Verdict {
         summary,
         gain_pct_low: lo.max(0.0),
@@ -213,10 +224,14 @@ pub fn for_window(
     } else {
         "the busiest interval"
     };
+    // On Exadata the verdict still leads with what the cell flash serves.
+    let (lead, rest) = match v.summary.split_once(EXADATA_LEAD_END) {
+        Some((l, r)) if l.starts_with(EXADATA_LEAD) => (format!("{l}. "), r.to_string()),
+        _ => (String::new(), v.summary.clone()),
+    };
     v.summary = format!(
-        "{} The detailed plan is for {analysed}, {which}: {}",
+        "{lead}{} The detailed plan is for {analysed}, {which}: {rest}",
         crate::window::summary(wa, &plan.device, classes),
-        v.summary
     );
     v.gain_pct_low = wa.saved_pct_low;
     v.gain_pct_high = wa.saved_pct_high;
@@ -224,6 +239,10 @@ pub fn for_window(
         v.best_option = Some(wa.move_key.clone());
     }
 }
+
+/// The Exadata lead of a verdict and where it ends.
+const EXADATA_LEAD: &str = "Exadata: cell flash already serves ";
+const EXADATA_LEAD_END: &str = "; what is left: ";
 
 /// The verdict gives no flash advice at all: not enough load or data.
 pub fn no_advice(v: &Verdict) -> bool {

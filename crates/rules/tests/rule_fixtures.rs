@@ -220,8 +220,8 @@ fn base_interval_gets_a_verdict_ranked_options_segments_and_a_flash_cache_plan()
     ));
     for p in &fc.curve {
         s.push_str(&format!(
-            "  {}x = {} GB: est reads {}, DB time {} s, SGA {} MB\n",
-            p.multiple_of_buffer_cache, p.size_gb, p.est_phys_reads, p.db_time_s, p.sga_cost_mb
+            "  {}x = {} GB: est read factor {}, DB time {} s, SGA {} MB\n",
+            p.multiple_of_buffer_cache, p.size_gb, p.est_read_factor, p.db_time_s, p.sga_cost_mb
         ));
     }
     for q in &fc.sql {

@@ -3,6 +3,7 @@
 //! check's struct (`deny_unknown_fields`), its doc and its citations.
 
 mod bottleneck;
+mod dataguard;
 mod flashcache;
 mod objects;
 mod reads;
@@ -143,6 +144,7 @@ registry! {
     "AF042" => segments::RecoveryAreaIo,
     "AF050" => redo::RedoStorage,
     "AF051" => redo::CommitNotStorage,
+    "AF055" => dataguard::DataGuardPrimary,
     "AF060" => writes::DbwrWriteBound,
     "AF061" => writes::FlashCacheWriteComplete,
     "AF070" => flashcache::FlashCacheCandidate,
