@@ -15,6 +15,7 @@
 mod attach;
 mod aux;
 mod group;
+mod held;
 mod inputs;
 mod load;
 pub mod output;
@@ -27,9 +28,10 @@ use rayon::prelude::*;
 
 pub use attach::attach;
 pub use aux::{apply_roles, pair_sysstat_files};
-pub use group::{DbGroup, Grouped, group};
+pub use group::{DbGroup, Grouped, Grouper, group};
+pub use held::Held;
 pub use inputs::{Unit, expand};
-pub use load::{Loaded, Progress, load};
+pub use load::{LoadSummary, Loaded, Progress, Streamed, load, load_grouped};
 pub use window::Window;
 
 #[derive(Debug, thiserror::Error)]
@@ -53,6 +55,9 @@ pub enum RunError {
     },
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    /// A report held packed could not be packed or unpacked again.
+    #[error("{path}: the report held for its database could not be packed or read back: {reason}")]
+    Pack { path: String, reason: String },
     #[error("{0}")]
     Usage(String),
 }
@@ -63,7 +68,9 @@ pub enum RunError {
 #[derive(Debug, Clone)]
 pub struct Database {
     pub key: DbKey,
-    pub reports: Vec<Document>,
+    /// Whole, or thinned and packed when the run streamed its inputs
+    /// ([`load_grouped`]): then only the busiest interval is whole.
+    pub reports: Vec<Held>,
     pub aux: Vec<Document>,
     pub attachments: Vec<Attachment>,
 }
@@ -93,7 +100,15 @@ pub fn databases(
     docs: Vec<Document>,
     roles: Option<&std::path::Path>,
 ) -> Result<Databases, RunError> {
-    let mut grouped = group(docs);
+    databases_from(group(docs), roles)
+}
+
+/// [`databases`] from documents already grouped (by [`Grouper`], as the
+/// streamed run does).
+pub fn databases_from(
+    mut grouped: Grouped,
+    roles: Option<&std::path::Path>,
+) -> Result<Databases, RunError> {
     if let Some(path) = roles {
         apply_roles(&mut grouped.aux, path)?;
     }
@@ -179,8 +194,14 @@ pub fn databases(
 }
 
 /// The advisor's answer for one database, with its attachment decisions.
+/// Packed reports are unpacked for the advisor and dropped with its answer.
 pub fn analyze(db: &Database, opts: &awrflash_rules::Options) -> Result<Analysis, RunError> {
-    let docs: Vec<Document> = db.reports.iter().chain(&db.aux).cloned().collect();
+    let docs = db
+        .reports
+        .iter()
+        .map(Held::document)
+        .chain(db.aux.iter().cloned().map(Ok))
+        .collect::<Result<Vec<Document>, RunError>>()?;
     let mut analysis =
         awrflash_rules::analyze(&docs, opts).map_err(|source| RunError::Advisor {
             label: db.key.label(),
