@@ -104,7 +104,10 @@ fn side(inputs: &[PathBuf], name: &str, args: &CompareArgs, ui: &Ui) -> Result<D
 
 /// The reports of a database.
 fn reports(db: &Database) -> Vec<&DbReport> {
-    db.reports.iter().filter_map(awrflash_run::Held::full).collect()
+    db.reports
+        .iter()
+        .filter_map(awrflash_run::Held::full)
+        .collect()
 }
 
 fn render(c: &Comparison, format: Out, color: bool) -> String {

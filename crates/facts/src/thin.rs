@@ -38,7 +38,11 @@ pub const INTERVAL_STATS: &[&str] = &[
 
 /// Events besides the DB time classes whose background row or wait
 /// histogram an interval's figures read.
-const OTHER_EVENTS: &[&str] = &["log file sync", "log file parallel write", "db file parallel write"];
+const OTHER_EVENTS: &[&str] = &[
+    "log file sync",
+    "log file parallel write",
+    "db file parallel write",
+];
 
 /// Whether `name` is an event a thinned report keeps in its background
 /// events, all-session events and wait histograms: every event of the DB
@@ -86,7 +90,9 @@ pub fn thin(report: &DbReport) -> DbReport {
         instance_cpu: r.instance_cpu.clone(),
         io_profile: r.io_profile.clone(),
         activity_stats: keep(&r.activity_stats, |s| {
-            INTERVAL_STATS.iter().any(|n| n.eq_ignore_ascii_case(&s.name))
+            INTERVAL_STATS
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(&s.name))
         }),
         iostat_function: r.iostat_function.clone(),
         iostat_filetype: r.iostat_filetype.clone(),

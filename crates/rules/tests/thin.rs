@@ -52,7 +52,8 @@ fn reports() -> Vec<DbReport> {
         let Ok(bytes) = std::fs::read(f) else {
             continue;
         };
-        if let Ok(Document::Report(r)) = awrflash_parse::parse_bytes(&f.display().to_string(), &bytes)
+        if let Ok(Document::Report(r)) =
+            awrflash_parse::parse_bytes(&f.display().to_string(), &bytes)
         {
             out.push(*r);
         }

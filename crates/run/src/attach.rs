@@ -236,7 +236,8 @@ mod tests {
     use super::*;
     use crate::group::group;
     use awrflash_model::{
-        DbReport, DeviceSample, Header, IostatCapture, SegmentSizes, Source, SysstatCapture, SysstatSpool,
+        DbReport, DeviceSample, Header, IostatCapture, SegmentSizes, Source, SysstatCapture,
+        SysstatSpool,
     };
 
     fn report(db: &str, host: &str, begin: &str, end: &str) -> Document {

@@ -278,10 +278,12 @@ fn settle(slot: &mut Slot, at: usize) -> Result<(), RunError> {
         // The first report, or the peak was replaced by a copy: the best
         // of all that are kept.
         None => (0..slot.entries.len())
-            .reduce(|best, i| match (slot.entries.get(i), slot.entries.get(best)) {
-                (Some(a), Some(b)) if a.rank.beats(&b.rank) => i,
-                _ => best,
-            })
+            .reduce(
+                |best, i| match (slot.entries.get(i), slot.entries.get(best)) {
+                    (Some(a), Some(b)) if a.rank.beats(&b.rank) => i,
+                    _ => best,
+                },
+            )
             .unwrap_or(at),
     };
     let new_wins = peak == at

@@ -90,8 +90,7 @@ impl Held {
                 DeflateDecoder::new(bytes.as_ref())
                     .read_to_end(&mut named)
                     .map_err(|e| fail(e.to_string()))?;
-                let r: DbReport =
-                    rmp_serde::from_slice(&named).map_err(|e| fail(e.to_string()))?;
+                let r: DbReport = rmp_serde::from_slice(&named).map_err(|e| fail(e.to_string()))?;
                 Ok(Document::Report(Box::new(r)))
             }
         }

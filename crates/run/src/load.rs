@@ -120,10 +120,7 @@ pub fn load_grouped(args: &[PathBuf], progress: &dyn Progress) -> Result<Streame
         let outcome = match r {
             Ok(doc) => {
                 let seen = (doc.source().path.clone(), doc.warnings().to_vec());
-                let pushed = grouper
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(doc);
+                let pushed = grouper.lock().unwrap_or_else(|e| e.into_inner()).push(doc);
                 if let Err(e) = pushed {
                     first_error
                         .lock()
@@ -176,7 +173,10 @@ pub fn load_grouped(args: &[PathBuf], progress: &dyn Progress) -> Result<Streame
                 }
             }
             Err(reason) => {
-                let name = units.get(i).map(|u| u.name().to_string()).unwrap_or_default();
+                let name = units
+                    .get(i)
+                    .map(|u| u.name().to_string())
+                    .unwrap_or_default();
                 summary.failed.push((name, reason));
             }
         }
