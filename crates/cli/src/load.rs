@@ -41,6 +41,15 @@ pub fn load(args: &[PathBuf], ui: &Ui) -> Loaded {
     awrflash_run::load(args, &Bar(progress_bar(ui)))
 }
 
+/// [`awrflash_run::load_each`] with a progress bar on a terminal.
+pub fn load_each<E>(
+    args: &[PathBuf],
+    ui: &Ui,
+    each: &mut dyn FnMut(Document) -> Result<(), E>,
+) -> Result<LoadSummary, E> {
+    awrflash_run::load_each(args, &Bar(progress_bar(ui)), each)
+}
+
 fn progress_bar(ui: &Ui) -> ProgressBar {
     if ui.quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();

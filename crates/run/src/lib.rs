@@ -31,7 +31,7 @@ pub use aux::{apply_roles, pair_sysstat_files};
 pub use group::{DbGroup, Grouped, Grouper, group};
 pub use held::Held;
 pub use inputs::{Unit, expand};
-pub use load::{LoadSummary, Loaded, Progress, Streamed, load, load_grouped};
+pub use load::{LoadSummary, Loaded, Progress, Streamed, load, load_each, load_grouped};
 pub use window::Window;
 
 #[derive(Debug, thiserror::Error)]

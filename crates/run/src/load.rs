@@ -219,6 +219,51 @@ pub fn load(args: &[PathBuf], progress: &dyn Progress) -> Loaded {
     }
 }
 
+/// Expands, reads and parses the inputs in parallel a chunk at a time and
+/// hands each document to `each` in input order, so memory holds one chunk
+/// of documents however many inputs there are (`awrflash parse` writes
+/// each one as it comes). Stops at the first error of `each`.
+pub fn load_each<E>(
+    args: &[PathBuf],
+    progress: &dyn Progress,
+    each: &mut dyn FnMut(Document) -> Result<(), E>,
+) -> Result<LoadSummary, E> {
+    let start = Instant::now();
+    let units = inputs::expand(args);
+    progress.start(units.len());
+    let bytes = AtomicU64::new(0);
+    let chunk = 8 * rayon::current_num_threads().max(1);
+    let mut summary = LoadSummary::default();
+    for part in units.chunks(chunk) {
+        let results: Vec<Result<Document, String>> = part
+            .par_iter()
+            .map(|unit| {
+                let r = parse_unit(unit, &bytes);
+                progress.done(bytes.load(Ordering::Relaxed), start.elapsed());
+                r
+            })
+            .collect();
+        for (unit, r) in part.iter().zip(results) {
+            match r {
+                Ok(doc) => {
+                    summary.ok += 1;
+                    if !doc.warnings().is_empty() {
+                        summary
+                            .warnings
+                            .push((doc.source().path.clone(), doc.warnings().to_vec()));
+                    }
+                    each(doc)?;
+                }
+                Err(reason) => summary.failed.push((unit.name().to_string(), reason)),
+            }
+        }
+    }
+    progress.finish();
+    summary.bytes = bytes.into_inner();
+    summary.elapsed = start.elapsed();
+    Ok(summary)
+}
+
 /// The document, or why not as `name: reason` (a parse error already reads
 /// `name:line: [section] message`).
 fn parse_unit(unit: &Unit, bytes: &AtomicU64) -> Result<Document, String> {
