@@ -40,7 +40,8 @@ impl Held {
             reason: e,
         };
         let named = rmp_serde::to_vec_named(&thin).map_err(|e| fail(e.to_string()))?;
-        let mut z = DeflateEncoder::new(Vec::with_capacity(named.len() / 4), Compression::fast());
+        let mut z =
+            DeflateEncoder::new(Vec::with_capacity(named.len() / 4), Compression::default());
         z.write_all(&named).map_err(|e| fail(e.to_string()))?;
         let bytes = z.finish().map_err(|e| fail(e.to_string()))?;
         Ok(Held::Packed {

@@ -217,3 +217,34 @@ fn a_peak_replaced_by_a_quieter_copy_of_its_interval_is_read_again_whole() {
         [("b.html".to_string(), "a.html".to_string())]
     );
 }
+
+#[test]
+fn a_packed_report_is_a_small_part_of_the_parsed_one() {
+    let Some(dir) = corpus() else {
+        return;
+    };
+    let kept = awrflash_run::load(std::slice::from_ref(&dir), &());
+    let (mut n, mut full, mut thin, mut packed) = (0, 0, 0, 0);
+    for d in &kept.docs {
+        let Document::Report(r) = d else {
+            continue;
+        };
+        let awrflash_run::Held::Packed { bytes, .. } = awrflash_run::Held::pack(r).unwrap() else {
+            panic!("not packed");
+        };
+        n += 1;
+        full += serde_json::to_string(r.as_ref()).unwrap().len();
+        thin += serde_json::to_string(&awrflash_facts::thin(r))
+            .unwrap()
+            .len();
+        packed += bytes.len();
+    }
+    eprintln!(
+        "{n} reports: {} KB of JSON each, thinned {} KB, packed {} KB",
+        full / n / 1024,
+        thin / n / 1024,
+        packed / n / 1024
+    );
+    assert!(n > 20);
+    assert!(packed * 20 < full, "{packed} of {full}");
+}
