@@ -388,9 +388,49 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// Plain batches up to this size (about 10 GB of copies); larger ones are
-/// written as gzip copies ([`GzipCopies`]): 100,000 plain copies would
-/// take about 100 GB of disk.
+/// written as gzip copies ([`GzipCopies`], about a tenth of the size):
+/// 100,000 plain copies would take about 100 GB of disk.
+/// `AWRFLASH_BENCH_PLAIN_MAX` sets another size.
 const PLAIN_MAX: usize = 10_000;
+
+fn plain_max() -> usize {
+    std::env::var("AWRFLASH_BENCH_PLAIN_MAX")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(PLAIN_MAX)
+}
+
+/// Free space (bytes) where the batches are written, from `df`.
+fn free_bytes() -> Option<u64> {
+    let dir = scratch("");
+    let _ = std::fs::create_dir_all(&dir);
+    let out = Command::new("df").arg("-Pk").arg(&dir).output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let kb: u64 = text
+        .lines()
+        .nth(1)?
+        .split_whitespace()
+        .nth(3)?
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
+/// Whether a batch of about `bytes` on disk leaves room for the rest of
+/// the machine (twice its size free); says why not.
+fn room_for(n: usize, bytes: u64) -> bool {
+    match free_bytes() {
+        Some(free) if free < 2 * bytes => {
+            println!(
+                "{n:>7} skipped: about {:.1} GB to write, {:.1} GB free",
+                bytes as f64 / 1e9,
+                free as f64 / 1e9
+            );
+            false
+        }
+        _ => true,
+    }
+}
 
 /// Section 4: batches of reports through the CLI.
 fn batches(dir: &Path) {
@@ -415,8 +455,9 @@ fn batches(dir: &Path) {
         return;
     }
     let words = cli_words();
+    let plain_max = plain_max();
     println!(
-        "\n## 4. `awrflash {}` over batches of reports (all cores; {} corpus reports copied round-robin with distinct snapshot ids; up to {PLAIN_MAX} plain copies, hard links for the smaller batches; above, gzip copies)",
+        "\n## 4. `awrflash {}` over batches of reports (all cores; {} corpus reports copied round-robin with distinct snapshot ids; up to {plain_max} plain copies, hard links for the smaller batches; above, gzip copies)",
         words.join(" "),
         sources.len()
     );
@@ -424,8 +465,11 @@ fn batches(dir: &Path) {
         "{:>7} {:>5} {:>9} {:>8} {:>8} {:>10} {:>7} {:>13} {:>5} {:>7}",
         "files", "kind", "MB", "wall s", "MB/s", "ms/report", "RSS MB", "load", "exit", "errors"
     );
-    let (plain, gz): (Vec<usize>, Vec<usize>) = sizes.iter().partition(|n| **n <= PLAIN_MAX);
-    if let Some(&largest) = plain.iter().max() {
+    let (plain, gz): (Vec<usize>, Vec<usize>) = sizes.iter().partition(|n| **n <= plain_max);
+    let per_copy = sources.iter().map(|(_, b)| b.len() as u64).sum::<u64>() / sources.len() as u64;
+    if let Some(&largest) = plain.iter().max()
+        && room_for(largest, per_copy * largest as u64)
+    {
         let all = scratch(&format!("n{largest}"));
         let made = make_batch(&all, &sources, largest);
         for &n in &plain {
@@ -439,13 +483,17 @@ fn batches(dir: &Path) {
             let bytes: u64 = made.iter().take(n).map(|(_, len)| len).sum();
             measure_batch(&words, &dir_n, n, "plain", bytes);
         }
-        clean_batches();
+        let names: Vec<String> = plain.iter().map(|n| format!("n{n}")).collect();
+        clean_batches(&names);
     }
     for &n in &gz {
+        if !room_for(n, per_copy / 8 * n as u64) {
+            continue;
+        }
         let dir_n = scratch(&format!("gz{n}"));
         let bytes = make_gzip_batch(&dir_n, &sources, n);
         measure_batch(&words, &dir_n, n, "gzip", bytes);
-        clean_batches();
+        clean_batches(&[format!("gz{n}")]);
     }
 }
 
@@ -473,10 +521,20 @@ fn measure_batch(words: &[String], dir: &Path, n: usize, kind: &str, bytes: u64)
     }
 }
 
-/// Removes the batch folders unless `AWRFLASH_BENCH_KEEP` is set.
-fn clean_batches() {
-    if std::env::var_os("AWRFLASH_BENCH_KEEP").is_none() {
-        let _ = std::fs::remove_dir_all(workspace_root().join("target/bench-batch"));
+/// Removes these batch folders and their output folders unless
+/// `AWRFLASH_BENCH_KEEP` is set (only these: two bench runs with other
+/// batch sizes may share the scratch folder).
+fn clean_batches(names: &[String]) {
+    if std::env::var_os("AWRFLASH_BENCH_KEEP").is_some() {
+        return;
+    }
+    for name in names {
+        let out = format!(
+            "out{}",
+            name.trim_start_matches(|c: char| c.is_ascii_alphabetic())
+        );
+        let _ = std::fs::remove_dir_all(scratch(name));
+        let _ = std::fs::remove_dir_all(scratch(&out));
     }
 }
 
