@@ -285,8 +285,15 @@ fn check_redo(o: &Outputs) {
             values.push((f.id.clone(), e.value));
         }
     }
-    if let (Some(i), false) = (a.peak_interval, a.series.is_empty()) {
-        values.push(("series peak".into(), a.series[i].redo_mb_s));
+    // The exhibits and findings describe the analysed interval (the peak
+    // unless the peak is an incident).
+    let analysed = a
+        .window
+        .as_ref()
+        .map(|w| w.analysed_interval)
+        .or(a.peak_interval);
+    if let (Some(i), false) = (analysed, a.series.is_empty()) {
+        values.push(("series analysed interval".into(), a.series[i].redo_mb_s));
     }
     if let Some((_, first)) = values.first().cloned() {
         for (at, v) in &values {

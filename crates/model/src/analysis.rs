@@ -311,8 +311,10 @@ pub struct Analysis {
     pub flash_cache: Option<FlashCachePlan>,
     /// Time series across snapshots when several reports were analysed.
     pub series: Vec<SnapshotPoint>,
-    /// Index in `series` of the peak interval (highest DB time per second),
-    /// the one the verdict and the findings describe; `None` with one report.
+    /// Index in `series` of the peak interval (highest DB time per second);
+    /// `None` with one report. The verdict and the findings describe
+    /// `window.analysed_interval`, which is the peak interval unless the
+    /// peak is an incident.
     pub peak_interval: Option<usize>,
     /// Per metric: whole window, p95 and peak over `series` (empty with one
     /// report).
@@ -328,6 +330,12 @@ pub struct Analysis {
     /// verdict needs missing): shown beside the verdict in every format.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub caveats: Vec<Caveat>,
+    /// The whole window when several report intervals were analysed: each
+    /// interval projected and classified, the saving over the window, the
+    /// sizing from p95 and peak demand, and the gaps (absent with one
+    /// report).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<WindowAnalysis>,
 }
 
 /// An input warning that changes the meaning of the result, with where it
@@ -409,4 +417,171 @@ pub struct SnapshotPoint {
     pub write_mb_s: f64,
     pub redo_mb_s: f64,
     pub path: String,
+}
+
+/// What kind of interval a report interval is, by the signal that decided
+/// it (serialised as `io-bound`, `cpu-bound`, `incident`, `idle`, `mixed`).
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum IntervalClass {
+    /// I/O waits are a large share of DB time: flash shortens them.
+    IoBound,
+    /// CPU (DB CPU, host busy or Resource Manager) dominates.
+    CpuBound,
+    /// Something a DBA treats as an incident (connection storm, library
+    /// cache contention, lock pile-up): not what storage is sized for.
+    Incident,
+    /// Too little load for advice.
+    Idle,
+    /// No single resource dominates.
+    #[default]
+    Mixed,
+}
+
+impl IntervalClass {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IntervalClass::IoBound => "io-bound",
+            IntervalClass::CpuBound => "cpu-bound",
+            IntervalClass::Incident => "incident",
+            IntervalClass::Idle => "idle",
+            IntervalClass::Mixed => "mixed",
+        }
+    }
+}
+
+impl std::fmt::Display for IntervalClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One report interval of the window, projected on its own.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WindowInterval {
+    /// Index in `Analysis.series`.
+    pub index: usize,
+    pub begin_time: Option<String>,
+    pub end_time: Option<String>,
+    pub elapsed_s: f64,
+    pub db_time_s: f64,
+    /// DB time the window's move saves in this interval (low, high).
+    pub saved_s_low: f64,
+    pub saved_s_high: f64,
+    /// The same as a percentage of the interval's DB time.
+    pub saved_pct_low: f64,
+    pub saved_pct_high: f64,
+    pub class: IntervalClass,
+    /// The signal that decided the class, with its figures.
+    pub signal: String,
+    /// What caps the move's gain in this interval.
+    pub bound: Bound,
+}
+
+impl WindowInterval {
+    /// `begin to end`, else the interval's position: how every format and
+    /// the verdict name an interval.
+    pub fn label(&self) -> String {
+        match (&self.begin_time, &self.end_time) {
+            (Some(b), Some(e)) => format!("{b} to {e}"),
+            _ => format!("interval {}", self.index + 1),
+        }
+    }
+}
+
+/// A stretch between two report intervals that no report covers.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WindowGap {
+    /// Index in `Analysis.series` of the interval after the gap.
+    pub before_interval: usize,
+    /// End of the interval before the gap and begin of the one after it.
+    pub from: String,
+    pub to: String,
+    pub length_s: f64,
+}
+
+/// The per-interval gains (mid of each interval's range, percent of its DB
+/// time), summarised by `awrflash_model::stats`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GainDistribution {
+    pub min_pct: f64,
+    pub median_pct: f64,
+    pub p95_pct: f64,
+    pub max_pct: f64,
+}
+
+/// The DB time saved by the intervals that begin in one hour of the day.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HourGain {
+    /// 0-23, local time of the reports.
+    pub hour: u32,
+    pub intervals: usize,
+    /// Mid of the saving range, seconds.
+    pub saved_s: f64,
+}
+
+/// What a flash target must carry: p95 and peak over the window's
+/// intervals, read from `Analysis.trend`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WindowSizing {
+    pub iops_p95: Option<f64>,
+    pub iops_peak: Option<f64>,
+    pub mb_s_p95: Option<f64>,
+    pub mb_s_peak: Option<f64>,
+    pub redo_mb_s_p95: Option<f64>,
+    pub redo_mb_s_peak: Option<f64>,
+    /// Capacity the window's move needs on flash, where the inputs give it.
+    pub capacity_gb: Option<f64>,
+}
+
+/// The whole window of a multi-report analysis.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WindowAnalysis {
+    /// First begin and last end of the intervals.
+    pub begin_time: Option<String>,
+    pub end_time: Option<String>,
+    /// Seconds the reports cover (sum of the intervals' elapsed).
+    pub covered_s: f64,
+    /// The move projected in every interval (an option key, `whole-db` or
+    /// `redo`): the one that saves most DB time over the window.
+    pub move_key: String,
+    pub move_title: String,
+    pub intervals: Vec<WindowInterval>,
+    /// Index in `Analysis.series` of the interval the detailed plan, the
+    /// findings and the identity describe: the busiest that is not an
+    /// incident.
+    pub analysed_interval: usize,
+    pub db_time_s: f64,
+    /// Sum of the intervals' savings (low, high).
+    pub saved_s_low: f64,
+    pub saved_s_high: f64,
+    /// The saving per day of covered time.
+    pub saved_s_per_day_low: f64,
+    pub saved_s_per_day_high: f64,
+    /// The saving as a percentage of the window's DB time.
+    pub saved_pct_low: f64,
+    pub saved_pct_high: f64,
+    /// The saving as a percentage of the DB time of the intervals that are
+    /// not incidents (an incident's piled-up DB time dilutes the window's
+    /// percentage); `None` when no interval is an incident.
+    pub saved_pct_outside_incidents_low: Option<f64>,
+    pub saved_pct_outside_incidents_high: Option<f64>,
+    pub gains: GainDistribution,
+    /// Hours of the day by DB time saved, most first (at most three).
+    pub top_hours: Vec<HourGain>,
+    /// Indices of the intervals where something other than storage binds
+    /// (CPU, channel, an incident).
+    pub bound_elsewhere: Vec<usize>,
+    /// The class whose intervals give most of the window's saving.
+    pub driving_class: IntervalClass,
+    pub sizing: WindowSizing,
+    pub gaps: Vec<WindowGap>,
 }

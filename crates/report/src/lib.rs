@@ -18,6 +18,7 @@ mod svg;
 mod tables;
 mod text;
 mod view;
+mod window_view;
 
 #[doc(hidden)]
 pub mod testing;

@@ -420,6 +420,19 @@ fn exhibits(o: &mut String, v: &View) {
             table(o, &tables::trend(v));
         }
     }
+    if v.window.is_some() {
+        let _ = writeln!(
+            o,
+            "## Whole window
+"
+        );
+        let _ = writeln!(
+            o,
+            "Each interval projected on its own with the window's move; the window's saving is the sum of the intervals'.\n"
+        );
+        table(o, &tables::window_facts(v));
+        table(o, &tables::window_intervals(v));
+    }
 }
 
 fn projections(o: &mut String, v: &View) {

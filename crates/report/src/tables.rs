@@ -392,6 +392,48 @@ pub fn trend(v: &View) -> Table {
     t
 }
 
+/// The window's facts: what and value.
+pub fn window_facts(v: &View) -> Table {
+    let mut t = Table::new(&[("Figure", false), ("Value", false)]);
+    for (k, val) in v.window.iter().flat_map(|w| &w.facts) {
+        t.rows.push(vec![k.into(), val.into()]);
+    }
+    t
+}
+
+/// Columns: Interval, Elapsed, DB time, Saved, Saved %, Class, Signal,
+/// Bound.
+pub fn window_intervals(v: &View) -> Table {
+    let mut t = Table::new(&[
+        ("Interval", false),
+        ("Elapsed", true),
+        ("DB time", true),
+        ("Saved", true),
+        ("Saved %", true),
+        ("Class", false),
+        ("Signal", false),
+        ("Bound", false),
+    ]);
+    for i in v.window.iter().flat_map(|w| &w.intervals) {
+        let label = if i.analysed {
+            format!("{} (analysed)", i.label)
+        } else {
+            i.label.clone()
+        };
+        t.rows.push(vec![
+            (&label).into(),
+            (&i.elapsed).into(),
+            (&i.db_time).into(),
+            (&i.saved).into(),
+            (&i.saved_pct).into(),
+            (&i.class).into(),
+            (&i.signal).into(),
+            (&i.bound).into(),
+        ]);
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -802,6 +802,27 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
             table(o, st, INDENT, &tables::trend(v));
         }
     }
+    if let Some(w) = &v.window {
+        section(o, st, "Whole window");
+        para(
+            o,
+            st,
+            INDENT,
+            "Each interval projected on its own with the window's move; the window's saving is the sum of the intervals'.",
+        );
+        for (k, val) in &w.facts {
+            para(o, st, INDENT, &format!("{k}: {val}"));
+        }
+        let _ = writeln!(o);
+        // Interval, Saved, Saved %, Class, Signal (the bounds are in the
+        // facts above).
+        table(
+            o,
+            st,
+            INDENT,
+            &tables::window_intervals(v).keep(&[0, 3, 4, 5, 6]),
+        );
+    }
 }
 
 fn projections(o: &mut String, st: &Style, v: &View) {

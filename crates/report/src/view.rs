@@ -370,6 +370,8 @@ pub struct View {
     pub series: Vec<SeriesView>,
     /// Metrics that have a value in at least one interval.
     pub trend: Vec<TrendView>,
+    /// The whole window (several report intervals only).
+    pub window: Option<crate::window_view::WindowView>,
     pub rules: Vec<RuleView>,
     pub footnotes: Vec<Footnote>,
 }
@@ -596,20 +598,24 @@ pub fn build(a: &Analysis) -> View {
         }
         (None, None) => {}
     }
-    if a.series.len() > 1 {
-        if !window.is_empty() {
-            window.push_str(", ");
+    if let Some(rows) = crate::window_view::identity_rows(a, &window) {
+        identity.extend(rows);
+    } else {
+        if a.series.len() > 1 {
+            if !window.is_empty() {
+                window.push_str(", ");
+            }
+            window.push_str(&format!("{} report intervals", a.series.len()));
         }
-        window.push_str(&format!("{} report intervals", a.series.len()));
+        identity.push((
+            "Snapshot window".into(),
+            if window.is_empty() {
+                fmt::NA.into()
+            } else {
+                window
+            },
+        ));
     }
-    identity.push((
-        "Snapshot window".into(),
-        if window.is_empty() {
-            fmt::NA.into()
-        } else {
-            window
-        },
-    ));
     if let Some(e) = db.elapsed_s {
         identity.push(("Elapsed".into(), fmt::duration(e)));
     }
@@ -1102,6 +1108,7 @@ pub fn build(a: &Analysis) -> View {
         devices,
         series,
         trend,
+        window: crate::window_view::window(a),
         rules: rules.into_values().collect(),
         footnotes: notes.list,
     }

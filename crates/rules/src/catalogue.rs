@@ -17,6 +17,7 @@ pub(crate) const RULE_FILES: &[(&str, &str)] = &[
     ("AF003", include_str!("../catalogue/AF003.toml")),
     ("AF004", include_str!("../catalogue/AF004.toml")),
     ("AF005", include_str!("../catalogue/AF005.toml")),
+    ("AF006", include_str!("../catalogue/AF006.toml")),
     ("AF010", include_str!("../catalogue/AF010.toml")),
     ("AF011", include_str!("../catalogue/AF011.toml")),
     ("AF020", include_str!("../catalogue/AF020.toml")),

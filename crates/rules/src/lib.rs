@@ -31,6 +31,7 @@ pub mod segments;
 mod series;
 pub mod util;
 mod verdict;
+pub mod window;
 
 use awrflash_model::{
     Analysis, DbIdentity, DbReport, Document, IostatCapture, SegmentSizes, SysstatSpool,
@@ -165,14 +166,18 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         reports.iter().map(|r| IntervalFacts::new(r)).collect()
     };
     // Time order, so an index into `all` is an index into `Analysis.series`.
-    all.sort_by(|a, b| {
-        let (ha, hb) = (&a.report.header, &b.report.header);
-        ha.begin_time
-            .cmp(&hb.begin_time)
-            .then(ha.begin_snap.cmp(&hb.begin_snap))
-            .then(a.path.cmp(&b.path))
-    });
-    let primary = awrflash_facts::peak_interval(&all).unwrap_or(0);
+    all.sort_by(time_order);
+    let peak = awrflash_facts::peak_interval(&all).unwrap_or(0);
+    // With several intervals each is classified; the detailed plan is for
+    // the busiest one that is not an incident.
+    let classes = if all.len() > 1 {
+        window::classify(&all, &window::Thresholds::load()?, window::Limits::load()?)
+    } else {
+        Vec::new()
+    };
+    let primary = window::analysed_interval(&all, &classes)
+        .filter(|_| all.len() > 1)
+        .unwrap_or(peak);
     if let Some(w) = all.get_mut(primary) {
         w.fill_from_iostat(&iostat);
     }
@@ -206,7 +211,26 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         findings.retain(|f| rules.iter().any(|r| r.id == f.id && r.on_idle));
     }
     let mut plan = plan;
-    let verdict = verdict::verdict(w, &plan, idle, opts.flash_capacity_gb)?;
+    let mut verdict = verdict::verdict(w, &plan, idle, opts.flash_capacity_gb)?;
+    let trend = if all.len() > 1 {
+        awrflash_facts::trend(&all)
+    } else {
+        Vec::new()
+    };
+    let window = window::window(
+        &all,
+        &classes,
+        primary,
+        &window::Context {
+            flash,
+            opts,
+            trend: &trend,
+            analysed_options: &plan.options,
+        },
+    );
+    if let Some(wa) = &window {
+        verdict::for_window(&mut verdict, wa, &classes, &plan, primary != peak);
+    }
     if verdict::no_advice(&verdict) {
         // No advice, no statements to run: the projections stay for the
         // record, every SQL line goes.
@@ -222,18 +246,56 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         segments_to_move: plan.ranked.list.clone(),
         flash_cache: plan.flash_cache.clone(),
         series: series::points(&all),
-        peak_interval: (all.len() > 1).then_some(primary),
-        trend: if all.len() > 1 {
-            awrflash_facts::trend(&all)
-        } else {
-            Vec::new()
-        },
+        peak_interval: (all.len() > 1).then_some(peak),
+        trend,
         exhibits: exhibits::exhibits(w, &plan, &iostat),
         // Which auxiliary inputs fit the database is the run layer's call.
         attachments: Vec::new(),
-        caveats: caveats(docs),
+        caveats: {
+            let mut c = caveats(docs);
+            c.extend(window::long_interval_caveat(&all));
+            c
+        },
+        window,
     };
     Ok(analysis)
+}
+
+/// The order of report intervals: begin time, begin snapshot, path.
+fn time_order(a: &IntervalFacts, b: &IntervalFacts) -> std::cmp::Ordering {
+    let (ha, hb) = (&a.report.header, &b.report.header);
+    ha.begin_time
+        .cmp(&hb.begin_time)
+        .then(ha.begin_snap.cmp(&hb.begin_snap))
+        .then(a.path.cmp(&b.path))
+}
+
+/// The index in `docs` of the report [`analyze`] makes its detailed plan
+/// for: the busiest interval that is not an incident (the only report, or
+/// `None` without reports). It reads only what a thinned report keeps
+/// (load profile, time model, wait events, OS statistics), so a run layer
+/// can call it before dropping the SQL lists, segment lists, advisories and
+/// file I/O of the other reports.
+pub fn analysed_report(docs: &[Document]) -> Result<Option<usize>, RulesError> {
+    let mut all: Vec<(usize, IntervalFacts)> = docs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| match d {
+            Document::Report(r) => Some((i, IntervalFacts::new(r))),
+            _ => None,
+        })
+        .collect();
+    all.sort_by(|a, b| time_order(&a.1, &b.1));
+    let (index, facts): (Vec<usize>, Vec<IntervalFacts>) = all.into_iter().unzip();
+    if facts.len() < 2 {
+        return Ok(index.first().copied());
+    }
+    let classes = window::classify(
+        &facts,
+        &window::Thresholds::load()?,
+        window::Limits::load()?,
+    );
+    Ok(window::analysed_interval(&facts, &classes).and_then(|i| index.get(i).copied()))
 }
 
 fn identity(w: &IntervalFacts, all: &[IntervalFacts]) -> DbIdentity {

@@ -103,6 +103,27 @@ struct Affected<'e> {
 }
 
 pub fn plan(w: &IntervalFacts, dev: &DeviceProfile, ranked: Ranked, opts: &crate::Options) -> Plan {
+    build(w, dev, ranked, opts, true)
+}
+
+/// The moves of one interval of a window (whole database, redo, TEMP),
+/// with the same steps as [`plan`]: it reads the interval's facts (time
+/// model, wait events, histograms, OS and activity statistics, parameters)
+/// and never a SQL list, segment list, advisory or file I/O, which the
+/// other intervals of a window may not keep.
+pub fn interval_plan(w: &IntervalFacts, dev: &DeviceProfile, opts: &crate::Options) -> Plan {
+    build(w, dev, Ranked::default(), opts, false)
+}
+
+/// `advisories`: project the flash cache sizes from the Buffer Pool
+/// Advisory.
+fn build(
+    w: &IntervalFacts,
+    dev: &DeviceProfile,
+    ranked: Ranked,
+    opts: &crate::Options,
+    advisories: bool,
+) -> Plan {
     let breakdown = w.breakdown();
     let caps = caps(w, opts);
     let oltp = breakdown.single_block_read_s >= breakdown.multiblock_read_s
@@ -285,9 +306,11 @@ pub fn plan(w: &IntervalFacts, dev: &DeviceProfile, ranked: Ranked, opts: &crate
         p.options.push(o);
     }
     // Flash cache.
-    let (fc, fc_opts) = flash_cache(w, dev, &p);
-    p.flash_cache = fc;
-    p.options.extend(fc_opts);
+    if advisories {
+        let (fc, fc_opts) = flash_cache(w, dev, &p);
+        p.flash_cache = fc;
+        p.options.extend(fc_opts);
+    }
     // Rank: best mid gain first (to 0.1%), then the simpler change first.
     p.options.sort_by(|a, b| {
         let ga = (mid_gain(a) * 1000.0).round();

@@ -2,7 +2,7 @@
 //! plan: the best option, its gain, what bounds it, and the smaller change.
 
 use awrflash_facts::{IntervalFacts, round};
-use awrflash_model::{Bound, Verdict};
+use awrflash_model::{Bound, Verdict, WindowAnalysis};
 
 use crate::projection::{Plan, mid_gain};
 use crate::util::{f0, f1};
@@ -165,6 +165,42 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>
     }
 }
 
+/// With several intervals the verdict speaks for the window: its saving
+/// (the gain range becomes the window's), the incident intervals, then the
+/// analysed interval's verdict. `not_peak`: the analysed interval is not
+/// the peak (the peak is an incident). No advice stays no advice.
+pub fn for_window(
+    v: &mut Verdict,
+    wa: &WindowAnalysis,
+    classes: &[crate::window::Class],
+    plan: &Plan,
+    not_peak: bool,
+) {
+    if no_advice(v) {
+        return;
+    }
+    let analysed = wa
+        .intervals
+        .get(wa.analysed_interval)
+        .map(awrflash_model::WindowInterval::label)
+        .unwrap_or_default();
+    let which = if not_peak {
+        "the busiest interval that is not an incident"
+    } else {
+        "the busiest interval"
+    };
+    v.summary = format!(
+        "{} The detailed plan is for {analysed}, {which}: {}",
+        crate::window::summary(wa, &plan.device, classes),
+        v.summary
+    );
+    v.gain_pct_low = wa.saved_pct_low;
+    v.gain_pct_high = wa.saved_pct_high;
+    if plan.options.iter().any(|o| o.key == wa.move_key) {
+        v.best_option = Some(wa.move_key.clone());
+    }
+}
+
 /// The verdict gives no flash advice at all: not enough load or data.
 pub fn no_advice(v: &Verdict) -> bool {
     matches!(v.bound, Bound::NotEnoughLoad | Bound::NotEnoughData)
@@ -173,7 +209,7 @@ pub fn no_advice(v: &Verdict) -> bool {
 /// A title inside a sentence: its first letter in lower case, the rest
 /// (`KB`, segment names) as written; a title that starts with an acronym
 /// (`TEMP`, `UNDO`) keeps it.
-fn lower_first(title: &str) -> String {
+pub(crate) fn lower_first(title: &str) -> String {
     let acronym = title.split_whitespace().next().is_some_and(|w| {
         w.chars().filter(|c| c.is_alphabetic()).count() > 1 && w == w.to_uppercase()
     });

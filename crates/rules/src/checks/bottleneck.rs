@@ -282,13 +282,27 @@ impl Check for PeakInterval {
         };
         let p = awrflash_model::stats::percentile(loads.iter().flatten().copied(), self.percentile)
             .unwrap_or(peak);
-        let when = match (&pw.report.header.begin_time, &pw.report.header.end_time) {
+        let when_of = |w: &awrflash_facts::IntervalFacts| match (
+            &w.report.header.begin_time,
+            &w.report.header.end_time,
+        ) {
             (Some(b), Some(e)) => format!("{b} to {e}"),
-            _ => pw.path.clone(),
+            _ => w.path.clone(),
+        };
+        let when = when_of(pw);
+        // The plan is for the peak unless the peak is an incident (AF006).
+        let analysed = if std::ptr::eq(pw, ctx.w) {
+            "the peak interval".to_string()
+        } else {
+            format!(
+                "{} ({}), the busiest interval that is not an incident (AF006)",
+                when_of(ctx.w),
+                ctx.w.path
+            )
         };
         vec![
             Hit::new(format!(
-                "{} report intervals: the peak load is {} average active sessions (DB time per second) in {} ({}); the p{} is {}. The findings and projections are for the peak interval.",
+                "{} report intervals: the peak load is {} average active sessions (DB time per second) in {} ({}); the p{} is {}. The findings and projections are for {analysed}.",
                 ctx.all.len(),
                 f1(peak),
                 when,

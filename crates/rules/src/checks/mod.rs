@@ -129,6 +129,7 @@ registry! {
     "AF003" => bottleneck::IoShareSmall,
     "AF004" => bottleneck::NotEnoughData,
     "AF005" => bottleneck::PeakInterval,
+    "AF006" => crate::window::Thresholds,
     "AF010" => reads::SingleBlockReads,
     "AF011" => reads::ReadsPerExecution,
     "AF020" => reads::MultiblockScans,
