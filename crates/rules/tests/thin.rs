@@ -170,7 +170,7 @@ fn a_thinned_report_gives_the_same_interval_facts_as_the_full_one() {
 }
 
 #[test]
-fn an_analysis_with_every_report_but_the_peak_thinned_is_the_full_analysis() {
+fn an_analysis_with_every_report_but_the_analysed_one_thinned_is_the_full_analysis() {
     let mut reports = reports();
     // The advisor's order (time, snapshot, path), so the peak found here is
     // the advisor's peak, ties included.
@@ -181,13 +181,12 @@ fn an_analysis_with_every_report_but_the_peak_thinned_is_the_full_analysis() {
             &b.source.path,
         ))
     });
-    let facts: Vec<IntervalFacts> = reports.iter().map(IntervalFacts::new).collect();
-    let peak = awrflash_facts::peak_interval(&facts).unwrap();
-    drop(facts);
     let full: Vec<Document> = reports
         .iter()
         .map(|r| Document::Report(Box::new(r.clone())))
         .collect();
+    // The report the advisor plans for in detail stays whole.
+    let peak = awrflash_rules::analysed_report(&full).unwrap().unwrap();
     let mixed: Vec<Document> = reports
         .iter()
         .enumerate()

@@ -31,7 +31,7 @@ pub use aux::{apply_roles, pair_sysstat_files};
 pub use group::{DbGroup, Grouped, Grouper, group};
 pub use held::Held;
 pub use inputs::{Unit, expand};
-pub use load::{LoadSummary, Loaded, Progress, Streamed, load, load_each, load_grouped};
+pub use load::{LoadSummary, Loaded, Progress, Streamed, load, load_each, load_grouped, reread};
 pub use window::Window;
 
 #[derive(Debug, thiserror::Error)]
@@ -196,12 +196,26 @@ pub fn databases_from(
 /// The advisor's answer for one database, with its attachment decisions.
 /// Packed reports are unpacked for the advisor and dropped with its answer.
 pub fn analyze(db: &Database, opts: &awrflash_rules::Options) -> Result<Analysis, RunError> {
-    let docs = db
+    let mut docs = db
         .reports
         .iter()
         .map(Held::document)
         .chain(db.aux.iter().cloned().map(Ok))
         .collect::<Result<Vec<Document>, RunError>>()?;
+    // The advisor plans in detail for one report and reads every section
+    // of it: a packed one is read again whole (the run keeps the busiest
+    // interval whole, which is that report unless it is an incident).
+    let advisor = |source| RunError::Advisor {
+        label: db.key.label(),
+        source,
+    };
+    if let Some(i) = awrflash_rules::analysed_report(&docs).map_err(advisor)?
+        && let Some(held) = db.reports.get(i)
+        && !held.is_full()
+        && let Some(slot) = docs.get_mut(i)
+    {
+        *slot = Document::Report(reread(held.source())?);
+    }
     let mut analysis =
         awrflash_rules::analyze(&docs, opts).map_err(|source| RunError::Advisor {
             label: db.key.label(),

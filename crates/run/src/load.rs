@@ -142,22 +142,6 @@ pub fn load_grouped(args: &[PathBuf], progress: &dyn Progress) -> Result<Streame
     }
     let grouper = grouper.into_inner().unwrap_or_else(|e| e.into_inner());
     let most_full_reports_per_database = grouper.most_full_reports_per_database();
-    let by_name: BTreeMap<&str, &Unit> = units.iter().map(|u| (u.name(), u)).collect();
-    // A database's peak report packed because a copy of its interval from
-    // another path replaced it: read it again.
-    let reread = |s: &Source| -> Result<Box<DbReport>, RunError> {
-        let again = by_name
-            .get(s.path.as_str())
-            .map(|u| parse_unit(u, &AtomicU64::new(0)));
-        match again {
-            Some(Ok(Document::Report(r))) => Ok(r),
-            Some(Err(reason)) => Err(RunError::Usage(reason)),
-            _ => Err(RunError::Usage(format!(
-                "{}: the report could not be read again",
-                s.path
-            ))),
-        }
-    };
     let grouped = grouper.finish(&reread)?;
     let mut summary = LoadSummary {
         bytes: bytes.into_inner(),
@@ -262,6 +246,38 @@ pub fn load_each<E>(
     summary.bytes = bytes.into_inner();
     summary.elapsed = start.elapsed();
     Ok(summary)
+}
+
+/// A report read and parsed again from its input (a file, or a member of
+/// a zip archive named `archive.zip!member`): the run holds it packed and
+/// the advisor needs it whole. Standard input cannot be read again.
+pub fn reread(source: &Source) -> Result<Box<DbReport>, RunError> {
+    let name = source.path.as_str();
+    let path = std::path::Path::new(name);
+    let arg = if path.exists() {
+        Some(path.to_path_buf())
+    } else {
+        name.split_once('!')
+            .map(|(archive, _)| PathBuf::from(archive))
+            .filter(|p| p.is_file())
+    };
+    let again = arg.and_then(|arg| {
+        inputs::expand(std::slice::from_ref(&arg))
+            .into_iter()
+            .find(|u| u.name() == name)
+    });
+    let Some(unit) = again else {
+        return Err(RunError::Usage(format!(
+            "{name}: the report could not be read again (the advisor needs it whole)"
+        )));
+    };
+    match parse_unit(&unit, &AtomicU64::new(0)) {
+        Ok(Document::Report(r)) => Ok(r),
+        Ok(_) => Err(RunError::Usage(format!(
+            "{name}: read again, it is no longer a report"
+        ))),
+        Err(reason) => Err(RunError::Usage(reason)),
+    }
 }
 
 /// The document, or why not as `name: reason` (a parse error already reads
