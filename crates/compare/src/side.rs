@@ -187,6 +187,7 @@ impl<'a> SideFacts<'a> {
             t.commit_s += b.commit_s;
             t.flash_cache_read_s += b.flash_cache_read_s;
             t.other_s += b.other_s;
+            t.cpu_queue_s += b.cpu_queue_s;
         }
         t
     }

@@ -46,6 +46,16 @@ fn load(rel: &str) -> Option<DbReport> {
     }
 }
 
+/// The report without its CPU queue (`OS_CPU_WAIT_TIME`, `LOAD`): this AIX
+/// LPAR's run queue caps every option at about 1.2x (the CPU bound), and
+/// the tests that take it out check the wait arithmetic of the projection
+/// against a rewritten after-report, which the cap would hide.
+fn without_cpu_queue(mut r: DbReport) -> DbReport {
+    r.os_stats
+        .retain(|s| s.name != "OS_CPU_WAIT_TIME" && s.name != "LOAD");
+    r
+}
+
 /// Compares the pair and prints what a reader of the test log needs: the
 /// summary, the detected changes and the projection check.
 fn run(before: &DbReport, after: &DbReport) -> Comparison {
@@ -171,7 +181,7 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
 
 #[test]
 fn single_block_reads_rewritten_to_0_4_ms_read_as_data_moved_with_the_projection_error() {
-    let Some(before) = load(REPORT) else {
+    let Some(before) = load(REPORT).map(without_cpu_queue) else {
         return;
     };
     let mut after = before.clone();
@@ -251,7 +261,7 @@ fn single_block_reads_rewritten_to_0_4_ms_read_as_data_moved_with_the_projection
 
 #[test]
 fn every_projected_wait_rewritten_to_its_projected_latency_lands_in_the_range() {
-    let Some(before) = load(REPORT) else {
+    let Some(before) = load(REPORT).map(without_cpu_queue) else {
         return;
     };
     let a = awrflash_rules::analyze(

@@ -82,6 +82,8 @@ pub struct IntervalFacts<'a> {
     pub block_size: f64,
     pub buffer_cache_bytes: Option<Num>,
     pub rac: bool,
+    /// The storage device's own service times (`device.rs`).
+    pub device: crate::device::DeviceTimes,
 }
 
 impl<'a> IntervalFacts<'a> {
@@ -113,6 +115,7 @@ impl<'a> IntervalFacts<'a> {
                 .unwrap_or(8192.0),
             buffer_cache_bytes: None,
             rac: report.header.rac || report.instances.len() > 1,
+            device: crate::device::DeviceTimes::default(),
         };
         w.fill();
         w
@@ -169,6 +172,7 @@ impl<'a> IntervalFacts<'a> {
         self.fill_cpu();
         self.fill_io();
         self.fill_redo();
+        self.fill_device();
         self.txn_per_s = r
             .load_profile_row("Transactions")
             .and_then(|l| l.per_second.map(|v| self.num(v, &l.src)));
@@ -552,6 +556,7 @@ impl<'a> IntervalFacts<'a> {
             commit_s: self.sum_time(&["log file sync"]),
             flash_cache_read_s: self.sum_time(FLASH_CACHE_READS),
             other_s: 0.0,
+            cpu_queue_s: 0.0,
         };
         let known = b.cpu_s
             + b.single_block_read_s
@@ -581,6 +586,7 @@ impl<'a> IntervalFacts<'a> {
             }
         }
         b.other_s = (db - known).max(0.0);
+        b.cpu_queue_s = self.cpu_headroom().queue_s().min(b.other_s);
         b
     }
 
@@ -653,9 +659,18 @@ impl<'a> IntervalFacts<'a> {
 
     /// Host CPU and channel MB/s from iostat captures where the report has
     /// none (a Statspack report has no IO Profile; some reports lack Host
-    /// CPU).
+    /// CPU); the first capture with device read times gives the device's
+    /// service time ahead of the report's own views.
     pub fn fill_from_iostat(&mut self, iostat: &[&IostatCapture]) {
         for c in iostat {
+            if !self
+                .device
+                .read
+                .iter()
+                .any(|s| s.view == crate::device::DeviceView::Iostat)
+            {
+                self.fill_device_from_iostat(c);
+            }
             let path = c.source.path.clone();
             let at = |r: &SourceRef| EvidenceSrc {
                 path: path.clone(),

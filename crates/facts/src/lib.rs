@@ -5,7 +5,8 @@
 //! auxiliary inputs (iostat captures). Output: [`IntervalFacts`]: DB time
 //! and its split by component, DB CPU, host CPU busy, the I/O share of DB
 //! time, IOPS, MB/s, redo rate and average redo write, the key waits with
-//! their histograms and the cache sizes, each a [`Num`] that keeps the row it
+//! their histograms, the cache sizes and the storage device's own service
+//! time ([`device`]), each a [`Num`] that keeps the row it
 //! was read from or its derivation in words.
 //!
 //! Every figure the advisor, the extract and the renderers print comes from
@@ -16,6 +17,9 @@
 //! hold thousands of intervals.
 
 pub mod classes;
+pub mod commit;
+pub mod cpu;
+pub mod device;
 pub mod histogram;
 mod interval;
 mod num;
@@ -24,6 +28,9 @@ mod thin;
 mod trend;
 
 pub use classes::*;
+pub use commit::{CommitFacts, CommitSplit};
+pub use cpu::{CpuHeadroom, CpuSignal, CpuSignalKind};
+pub use device::{DeviceTimes, DeviceView, SPLIT_EVENTS, ServiceTime, Split};
 pub use histogram::Distribution;
 pub use interval::{Ev, IntervalFacts, KEY_HISTOGRAMS};
 pub use num::{Num, ratio, round};

@@ -34,6 +34,9 @@ pub const INTERVAL_STATS: &[&str] = &[
     "redo writes",
     "redo wastage",
     "execute count",
+    "user commits",
+    "redo synch writes",
+    "redo synch time overhead (usec)",
 ];
 
 /// Events besides the DB time classes whose background row or wait

@@ -191,6 +191,15 @@ pub struct DbTimeBreakdown {
     pub commit_s: f64,
     pub flash_cache_read_s: f64,
     pub other_s: f64,
+    /// The part of `other_s` that is sessions waiting for a CPU: DB time on
+    /// neither CPU nor a wait, when the run queue (`OS_CPU_WAIT_TIME`), the
+    /// load or Resource Manager shows a CPU queue. Included in `other_s`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cpu_queue_s: f64,
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 
 /// One projected option (hot segments, whole DB, redo, TEMP, flash cache of size S).
@@ -228,6 +237,33 @@ pub struct SegmentToMove {
     pub fits_budget: Option<bool>,
     pub sql: Option<String>,
     pub src: Option<EvidenceSrc>,
+    /// Projected DB time saved over the interval (s, middle of the range):
+    /// the segment's share of the affected reads and writes times the
+    /// plan's saving per read and per write.
+    pub saved_s: Option<f64>,
+    /// `saved_s` per GB of the segment, where its size is known.
+    pub saved_s_per_gb: Option<f64>,
+    /// Statements that most likely read the segment: their SQL text names
+    /// it (a textual match, not an execution plan).
+    pub statements: Vec<SegmentStatement>,
+    /// Why the segment is not a move candidate (read mainly by Oracle
+    /// maintenance or monitoring work), with the fix to make instead.
+    pub set_aside: Option<String>,
+}
+
+/// A statement whose SQL text names a segment (textual match).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SegmentStatement {
+    pub sql_id: String,
+    pub module: Option<String>,
+    /// The SQL text as the report prints it (often cut).
+    pub text: Option<String>,
+    /// The statement's % of the physical reads of its SQL list.
+    pub pct_of_reads: Option<f64>,
+    /// The Oracle maintenance or monitoring work it belongs to, if any.
+    pub maintenance: Option<String>,
+    pub src: Option<EvidenceSrc>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -235,7 +271,16 @@ pub struct SegmentToMove {
 pub struct FlashCachePoint {
     pub size_gb: f64,
     pub multiple_of_buffer_cache: f64,
-    pub est_phys_reads: f64,
+    /// Physical reads at this size as a factor of the reads at today's
+    /// size (the Buffer Pool Advisory counts since instance startup, so
+    /// only the ratio is comparable with one interval).
+    pub est_read_factor: f64,
+    /// The same as a change in percent (negative: fewer reads).
+    pub est_read_change_pct: f64,
+    /// The projected response-time ratio range at this size (as an
+    /// option's), kept for every size tried.
+    pub response_ratio_low: f64,
+    pub response_ratio_high: f64,
     pub db_time_s: f64,
     pub sga_cost_mb: f64,
 }
@@ -398,6 +443,24 @@ pub struct Exhibits {
     pub devices: Vec<crate::DeviceSummary>,
     /// DB time breakdown of the current workload (before any option).
     pub breakdown: DbTimeBreakdown,
+    /// For each key read event with a wait histogram: the share of its
+    /// waits slower than the target device's service time, the part flash
+    /// can shorten (the histogram projection's figure).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shortenable: Vec<ShortenableWaits>,
+}
+
+/// The part of one event's waits a device can shorten.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ShortenableWaits {
+    pub event: String,
+    /// Share of the event's waits (%) slower than `device_ms`.
+    pub pct: f64,
+    /// The device profile's name.
+    pub device: String,
+    /// The device's (pessimistic) service time for these waits, ms.
+    pub device_ms: f64,
 }
 
 /// One report interval in a multi-report analysis.

@@ -43,7 +43,7 @@ fn main() {
                     .map(|r| {
                         r.cells
                             .iter()
-                            .map(|c| c.text.as_str())
+                            .map(|c| c.text.as_ref())
                             .collect::<Vec<_>>()
                             .join(" | ")
                     })

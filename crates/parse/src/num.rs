@@ -39,7 +39,13 @@ pub enum Suffix {
 /// Parses one cell. Decimal-comma input (German iostat) is handled by the
 /// iostat parser, not here: here `,` is always a thousands separator.
 pub fn parse_num(cell: &str, suffix: Suffix) -> Num {
-    let s = cell.trim().trim_matches('\u{a0}').trim();
+    // Most cells start and end with an ASCII digit: nothing to trim.
+    let plain = |b: Option<&u8>| b.is_some_and(u8::is_ascii_graphic);
+    let s = if plain(cell.as_bytes().first()) && plain(cell.as_bytes().last()) {
+        cell
+    } else {
+        cell.trim().trim_matches('\u{a0}').trim()
+    };
     if s.is_empty() || s == "-" || s.eq_ignore_ascii_case("n/a") || s == "&nbsp;" {
         return Num::Empty;
     }
@@ -65,19 +71,43 @@ pub fn parse_num(cell: &str, suffix: Suffix) -> Num {
     if body.is_empty() {
         return Num::Invalid;
     }
-    let mut clean = String::with_capacity(body.len());
-    for (i, c) in body.char_indices() {
-        match c {
-            ',' => {}
-            '0'..='9' | '.' | 'e' | 'E' => clean.push(c),
-            '+' | '-' if i == 0 || matches!(clean.chars().last(), Some('e' | 'E')) => clean.push(c),
-            _ => return Num::Invalid,
-        }
-    }
-    match clean.parse::<f64>() {
-        Ok(v) if v.is_finite() => Num::Value(v * mult),
+    // Digits without separators, on the stack for any number a report
+    // prints: no allocation per cell.
+    let mut buf = [0u8; 64];
+    let mut heap = Vec::new();
+    let out: &mut [u8] = if body.len() <= buf.len() {
+        &mut buf
+    } else {
+        heap.resize(body.len(), 0);
+        &mut heap
+    };
+    let Some(clean) = digits(body, out) else {
+        return Num::Invalid;
+    };
+    // Only ASCII bytes were kept.
+    match std::str::from_utf8(clean).map(str::parse::<f64>) {
+        Ok(Ok(v)) if v.is_finite() => Num::Value(v * mult),
         _ => Num::Invalid,
     }
+}
+
+/// Copies the digits, point, exponent and signs of `body` into `out` (at
+/// least as long as `body`), dropping thousands separators; `None` when
+/// another character is in the way.
+fn digits<'o>(body: &str, out: &'o mut [u8]) -> Option<&'o [u8]> {
+    let mut len = 0;
+    for (i, b) in body.bytes().enumerate() {
+        let after_exponent = len > 0 && matches!(out.get(len - 1), Some(b'e' | b'E'));
+        match b {
+            b',' => continue,
+            b'0'..=b'9' | b'.' | b'e' | b'E' => {}
+            b'+' | b'-' if i == 0 || after_exponent => {}
+            _ => return None,
+        }
+        *out.get_mut(len)? = b;
+        len += 1;
+    }
+    out.get(..len)
 }
 
 fn scale(suffix: Suffix, power: i32) -> f64 {

@@ -14,6 +14,8 @@ use crate::view::{self, View};
 pub struct HistChart {
     pub event: String,
     pub total_waits: String,
+    /// `38.2% of waits can be shortened (...)`, or empty.
+    pub shortenable: String,
     pub src: Option<view::SrcView>,
     pub svg: String,
 }
@@ -255,6 +257,7 @@ fn charts(a: &Analysis, v: &View) -> Charts {
         c.histograms.push(HistChart {
             event: h.event.clone(),
             total_waits: h.total_waits.clone(),
+            shortenable: h.shortenable.clone(),
             src: h.src.clone(),
             svg: svg::bars(&vals, "%", &format!("{}: % of waits by latency", h.event)),
         });
@@ -312,7 +315,8 @@ fn charts(a: &Analysis, v: &View) -> Charts {
         ));
     }
 
-    let pareto_rows: Vec<&view::SegmentView> = v.segments.iter().take(25).collect();
+    let pareto_rows: Vec<&view::SegmentView> =
+        v.segments.iter().filter(|s| s.ranked).take(25).collect();
     if pareto_rows.iter().any(|s| s.reads_value > 0.0) {
         let names: Vec<String> = pareto_rows.iter().map(|s| s.name.clone()).collect();
         let vals: Vec<f64> = pareto_rows.iter().map(|s| s.reads_value).collect();

@@ -330,6 +330,12 @@ fn segments(o: &mut String, v: &View) {
     if let Some(n) = &v.segments_cumulative_note {
         let _ = writeln!(o, "Note: {}.\n", md(n));
     }
+    if !v.segment_notes.is_empty() {
+        for n in &v.segment_notes {
+            let _ = writeln!(o, "- {}", md(n));
+        }
+        let _ = writeln!(o);
+    }
     if !v.segment_sql.is_empty() {
         let _ = writeln!(o, "### SQL to move them\n");
         fenced(o, "sql", &v.segment_sql.join("\n"));
@@ -379,15 +385,23 @@ fn exhibits(o: &mut String, v: &View) {
     for h in &v.histograms {
         let _ = writeln!(
             o,
-            "- **{}** ({}{}): {}",
+            "- **{}** ({}{}): {}{}",
             md(&h.event),
             md(&h.total_waits),
             note(&h.src),
-            md(&h.summary)
+            md(&h.summary),
+            if h.shortenable.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", md(&h.shortenable))
+            }
         );
     }
     if !v.histograms.is_empty() {
         o.push('\n');
+    }
+    if !v.histogram_note.is_empty() {
+        let _ = writeln!(o, "{}\n", md(&v.histogram_note));
     }
 
     let _ = writeln!(o, "## Tablespace and file I/O\n");

@@ -231,6 +231,8 @@ pub fn segments(v: &View) -> Table {
         ("Capacity used", true),
         ("Req/s per GB", true),
         ("Fits budget", false),
+        ("DB time saved", true),
+        ("Saved per GB", true),
     ]);
     for s in &v.segments {
         t.rows.push(vec![
@@ -246,6 +248,8 @@ pub fn segments(v: &View) -> Table {
             (&s.cumulative_size).into(),
             (&s.density).into(),
             (&s.fits).into(),
+            (&s.saved).into(),
+            (&s.saved_per_gb).into(),
         ]);
     }
     t
@@ -255,7 +259,8 @@ pub fn curve(fc: &FlashCacheView) -> Table {
     let mut t = Table::new(&[
         ("Flash cache size", true),
         ("x buffer cache", true),
-        ("Est. physical reads", true),
+        ("Est. read factor", true),
+        ("Reads vs today", true),
         ("Projected DB time", true),
         ("SGA cost", true),
     ]);
@@ -263,7 +268,8 @@ pub fn curve(fc: &FlashCacheView) -> Table {
         t.rows.push(vec![
             (&p.size).into(),
             (&p.multiple).into(),
-            (&p.reads).into(),
+            (&p.read_factor).into(),
+            (&p.read_change).into(),
             (&p.db_time).into(),
             (&p.sga_cost).into(),
         ]);

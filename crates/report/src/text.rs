@@ -662,16 +662,19 @@ fn segments(o: &mut String, st: &Style, v: &View) {
         return;
     }
     // #, Segment, Type, Read requests, % of reads, Cumulative, Size, Capacity
-    // used, Fits; below 100 columns without % of reads and Capacity used, so
-    // that the segment names keep room.
+    // used, Fits, DB time saved; below 100 columns without % of reads,
+    // Capacity used and Fits, so that the segment names keep room.
     let cols: &[usize] = if st.width < WIDTH {
-        &[0, 1, 2, 4, 6, 8, 11]
+        &[0, 1, 2, 4, 6, 8, 12]
     } else {
-        &[0, 1, 2, 4, 5, 6, 8, 9, 11]
+        &[0, 1, 2, 4, 5, 6, 8, 9, 11, 12]
     };
     table(o, st, INDENT, &tables::segments(v).keep(cols));
     if let Some(n) = &v.segments_cumulative_note {
         para(o, st, INDENT, &format!("Note: {n}."));
+    }
+    for n in &v.segment_notes {
+        para(o, st, INDENT, &format!("- {n}"));
     }
     if !v.segment_sql.is_empty() {
         let _ = writeln!(o, "\n{INDENT}SQL to move them:");
@@ -733,6 +736,12 @@ fn exhibits(o: &mut String, st: &Style, v: &View) {
             &format!("{} ({}{})", h.event, h.total_waits, note(&h.src)),
         );
         para(o, st, "    ", &h.summary);
+        if !h.shortenable.is_empty() {
+            para(o, st, "    ", &h.shortenable);
+        }
+    }
+    if !v.histogram_note.is_empty() {
+        para(o, st, INDENT, &v.histogram_note);
     }
 
     section(o, st, "Tablespace and file I/O");

@@ -192,8 +192,14 @@ pub struct SegmentView {
     pub cumulative_size: String,
     pub density: String,
     pub fits: String,
+    /// Projected DB time saved, and per GB where the size is known.
+    pub saved: String,
+    pub saved_per_gb: String,
     pub sql: Option<String>,
     pub src: Option<SrcView>,
+    /// False for a segment set aside (not a move candidate): left out of
+    /// the Pareto chart.
+    pub ranked: bool,
     /// The numbers behind `reads` and `cumulative`, for the Pareto chart.
     pub reads_value: f64,
     pub cumulative_value: f64,
@@ -203,7 +209,10 @@ pub struct SegmentView {
 pub struct CurvePointView {
     pub size: String,
     pub multiple: String,
-    pub reads: String,
+    /// Estimated physical reads as a factor of today's.
+    pub read_factor: String,
+    /// The same as a change in percent.
+    pub read_change: String,
     pub db_time: String,
     pub sga_cost: String,
 }
@@ -288,6 +297,9 @@ pub struct HistView {
     pub buckets: Vec<BucketView>,
     /// `<1ms 8.2%, <2ms 4.1%, ...`
     pub summary: String,
+    /// `38.2% of waits can be shortened (slower than afa-fc's 0.45 ms)`,
+    /// empty where the advisor projects no histogram for the event.
+    pub shortenable: String,
     pub src: Option<SrcView>,
 }
 
@@ -359,12 +371,18 @@ pub struct View {
     pub counts: Counts,
     pub segments: Vec<SegmentView>,
     pub segments_cumulative_note: Option<String>,
+    /// Per segment: the statements that name it (a textual match) and why
+    /// a segment is set aside.
+    pub segment_notes: Vec<String>,
     /// The segments' move statements, in rank order.
     pub segment_sql: Vec<String>,
     pub flash_cache: Option<FlashCacheView>,
     pub flash_stats: Vec<EvidenceView>,
     pub redo: Vec<EvidenceView>,
     pub histograms: Vec<HistView>,
+    /// Said once under the histograms when a bucket is one of Oracle's
+    /// "second" buckets (powers of two of milliseconds).
+    pub histogram_note: String,
     pub tablespaces: Vec<TablespaceView>,
     pub devices: Vec<DeviceView>,
     pub series: Vec<SeriesView>,
@@ -392,7 +410,7 @@ pub fn anchor(prefix: &str, key: &str) -> String {
 /// What a verdict bound means, in words.
 pub fn bound_note(bound: &str) -> String {
     match bound {
-        "cpu" => "host CPU headroom limits the gain (000 sections 5, 6.3)".into(),
+        "cpu" => "CPU headroom limits the gain: the signal named in the verdict (host busy, run queue, load, Resource Manager or cpu_count) decides (000 sections 5, 6.3)".into(),
         "channel" => "I/O channel bandwidth limits the gain (000 section 6.3, R7; 002)".into(),
         "io-share" => "the share of DB time spent on the I/O the option speeds up".into(),
         "none" => "no saturated resource found".into(),
@@ -401,7 +419,10 @@ pub fn bound_note(bound: &str) -> String {
     }
 }
 
-pub const COMPONENTS: [&str; 8] = [
+/// The breakdown's components in chart order. "CPU queue" is the part of
+/// the other time that is sessions waiting for a CPU (shown only when the
+/// breakdown has one).
+pub const COMPONENTS: [&str; 9] = [
     "CPU",
     "single-block read",
     "multiblock read",
@@ -409,10 +430,12 @@ pub const COMPONENTS: [&str; 8] = [
     "write waits",
     "commit (log file sync)",
     "flash cache read",
+    "CPU queue",
     "other",
 ];
 
-pub fn components(b: &DbTimeBreakdown) -> [f64; 8] {
+pub fn components(b: &DbTimeBreakdown) -> [f64; 9] {
+    let queue = b.cpu_queue_s.clamp(0.0, b.other_s.max(0.0));
     [
         b.cpu_s,
         b.single_block_read_s,
@@ -421,7 +444,8 @@ pub fn components(b: &DbTimeBreakdown) -> [f64; 8] {
         b.write_wait_s,
         b.commit_s,
         b.flash_cache_read_s,
-        b.other_s,
+        queue,
+        b.other_s - queue,
     ]
 }
 
@@ -721,6 +745,14 @@ pub fn build(a: &Analysis) -> View {
         COMPONENTS
             .iter()
             .enumerate()
+            .filter(|(i, name)| {
+                **name != "CPU queue"
+                    || b.get(*i).is_some_and(|v| *v > 0.0)
+                    || af
+                        .as_ref()
+                        .and_then(|x| x.get(*i))
+                        .is_some_and(|v| *v > 0.0)
+            })
             .map(|(i, name)| {
                 let bv = b.get(i).copied().unwrap_or(0.0);
                 let av = af.as_ref().and_then(|x| x.get(i).copied());
@@ -814,6 +846,7 @@ pub fn build(a: &Analysis) -> View {
     segs.sort_by_key(|s| (s.rank == 0, s.rank));
     let mut running_gb = 0.0;
     let mut segments = Vec::new();
+    let mut segment_notes = Vec::new();
     for (i, s) in segs.iter().enumerate() {
         let mut name = String::new();
         if !s.owner.is_empty() {
@@ -828,14 +861,53 @@ pub fn build(a: &Analysis) -> View {
         let cumulative_value = s.cumulative_pct.unwrap_or(f64::NAN);
         let cumulative = fmt::pct(cumulative_value);
         let cumulative_size = match s.size_gb {
+            // A segment set aside takes no flash capacity.
+            _ if s.set_aside.is_some() => fmt::NA.into(),
             Some(g) if g.is_finite() => {
                 running_gb += g;
                 fmt::gb(running_gb)
             }
             _ => fmt::NA.into(),
         };
+        if let Some(why) = &s.set_aside {
+            segment_notes.push(format!("{name}: set aside, not moved: {why}"));
+        } else if !s.statements.is_empty() {
+            let named: Vec<String> = s
+                .statements
+                .iter()
+                .take(3)
+                .map(|q| {
+                    let mut t = q.sql_id.clone();
+                    let mut what = Vec::new();
+                    if let Some(m) = q.module.as_deref().filter(|m| !m.is_empty()) {
+                        what.push(m.to_string());
+                    }
+                    if let Some(p) = q.pct_of_reads {
+                        what.push(format!("{} of physical reads", fmt::pct(p)));
+                    }
+                    if let Some(k) = &q.maintenance {
+                        what.push(k.clone());
+                    }
+                    if !what.is_empty() {
+                        t.push_str(&format!(" ({})", what.join(", ")));
+                    }
+                    if let Some(x) = q.text.as_deref().filter(|x| !x.is_empty()) {
+                        t.push_str(&format!(": {x}"));
+                    }
+                    t
+                })
+                .collect();
+            segment_notes.push(format!(
+                "{name}: read most likely by {} (SQL text names it: a textual match)",
+                named.join("; ")
+            ));
+        }
+        let set_aside = s.set_aside.is_some();
         segments.push(SegmentView {
-            rank: if s.rank > 0 {
+            // Set aside: not ranked; the note under the table says why.
+            rank: if set_aside {
+                "-".into()
+            } else if s.rank > 0 {
                 s.rank.to_string()
             } else {
                 (i + 1).to_string()
@@ -843,7 +915,12 @@ pub fn build(a: &Analysis) -> View {
             name,
             object_type: s.object_type.clone(),
             tablespace: s.tablespace.clone(),
-            reads: opt_num(s.read_requests),
+            // A segment pulled in from the write list: its reads are below
+            // the read list's rows, not unknown.
+            reads: match (s.read_requests, s.physical_writes) {
+                (None, Some(_)) => "write list only".into(),
+                (r, _) => opt_num(r),
+            },
             pct: fmt::opt(s.pct_of_reads, fmt::pct),
             cumulative,
             writes: opt_num(s.physical_writes),
@@ -855,6 +932,9 @@ pub fn build(a: &Analysis) -> View {
                 Some(false) => "no".into(),
                 None => fmt::NA.into(),
             },
+            ranked: !set_aside,
+            saved: fmt::opt(s.saved_s, fmt::secs),
+            saved_per_gb: fmt::opt(s.saved_s_per_gb, fmt::secs),
             sql: s.sql.clone().filter(|q| !q.trim().is_empty()),
             src: notes.evidence(&s.src),
             reads_value: s.read_requests.unwrap_or(0.0),
@@ -883,7 +963,8 @@ pub fn build(a: &Analysis) -> View {
             .map(|p| CurvePointView {
                 size: fmt::gb(p.size_gb),
                 multiple: fmt::ratio(p.multiple_of_buffer_cache),
-                reads: fmt::num(p.est_phys_reads),
+                read_factor: fmt::ratio(p.est_read_factor),
+                read_change: fmt::pct(p.est_read_change_pct),
                 db_time: fmt::secs(p.db_time_s),
                 sga_cost: fmt::mb(p.sga_cost_mb),
             })
@@ -919,6 +1000,20 @@ pub fn build(a: &Analysis) -> View {
                 (t, _) => format!("{} waits", opt_num(t)),
             },
             summary: String::new(),
+            shortenable: a
+                .exhibits
+                .shortenable
+                .iter()
+                .find(|x| x.event.eq_ignore_ascii_case(h.event.trim()))
+                .map(|x| {
+                    format!(
+                        "{} of waits can be shortened (slower than {}'s {})",
+                        fmt::pct(x.pct),
+                        x.device,
+                        fmt::ms(x.device_ms)
+                    )
+                })
+                .unwrap_or_default(),
             buckets: {
                 // The parsers give the open last bucket (`>1s`) as f64::MAX.
                 let mut prev = None;
@@ -1099,10 +1194,22 @@ pub fn build(a: &Analysis) -> View {
         counts,
         segments,
         segments_cumulative_note,
+        segment_notes,
         segment_sql,
         flash_cache,
         flash_stats,
         redo,
+        histogram_note: if a
+            .exhibits
+            .histograms
+            .iter()
+            .flat_map(|h| &h.buckets)
+            .any(|b| b.le_ms.is_finite() && b.le_ms < 1e12 && oracle_seconds(b.le_ms).is_some())
+        {
+            ORACLE_SECONDS_NOTE.to_string()
+        } else {
+            String::new()
+        },
         histograms,
         tablespaces,
         devices,
@@ -1125,11 +1232,26 @@ pub fn series_label(p: &awrflash_model::SnapshotPoint, i: usize) -> String {
     }
 }
 
+/// An upper bound (ms) that is one of Oracle's "second" buckets: 1,024 ms
+/// x a power of two, labelled `1s`, `2s`, `4s`... in the report (the
+/// `up to 2 sec` histogram and the classic table's last buckets).
+fn oracle_seconds(v: f64) -> Option<f64> {
+    let k = v / 1024.0;
+    (k >= 1.0 && k.log2().fract().abs() < 1e-9).then_some(k)
+}
+
+/// The note the histogram exhibit prints once when a label is one of
+/// Oracle's second buckets.
+pub const ORACLE_SECONDS_NOTE: &str = "Bucket labels follow Oracle's: its \"second\" buckets are powers of two of milliseconds, so <1s means under 1,024 ms and <2s under 2,048 ms.";
+
 /// A histogram bucket's label: `<1ms`, `<1s`, `>1s`, from its upper bound
-/// and, for the open last bucket, the bound before it.
+/// and, for the open last bucket, the bound before it. Oracle's second
+/// buckets (1,024 ms, 2,048 ms...) keep Oracle's labels (`<1s`, `<2s`).
 fn bucket_label(le_ms: Option<f64>, prev: Option<f64>) -> String {
     fn unit(v: f64) -> String {
-        if v >= 60_000.0 {
+        if let Some(k) = oracle_seconds(v) {
+            format!("{}s", fmt::axis(k))
+        } else if v >= 60_000.0 {
             format!("{}min", fmt::axis(v / 60_000.0))
         } else if v >= 1000.0 {
             format!("{}s", fmt::axis(v / 1000.0))
@@ -1184,6 +1306,17 @@ pub fn rule_line(r: &RuleView) -> String {
 mod tests {
     use super::*;
     use awrflash_model::{FileIoRow, Format, Source};
+
+    #[test]
+    fn oracle_second_buckets_keep_oracle_labels() {
+        assert_eq!(bucket_label(Some(1024.0), Some(512.0)), "<1s");
+        assert_eq!(bucket_label(Some(2048.0), Some(1024.0)), "<2s");
+        assert_eq!(bucket_label(None, Some(2048.0)), ">2s");
+        assert_eq!(bucket_label(Some(512.0), Some(256.0)), "<512ms");
+        assert_eq!(bucket_label(Some(0.512), None), "<512us");
+        // A bound that is not one of Oracle's second buckets keeps its value.
+        assert_eq!(bucket_label(Some(1500.0), None), "<1.5s");
+    }
 
     fn with_tablespace_row(reports: usize) -> Analysis {
         let mut a = Analysis::default();

@@ -33,7 +33,10 @@ fn odd() -> awrflash_model::Analysis {
         fc.curve.push(FlashCachePoint {
             size_gb: f64::NAN,
             multiple_of_buffer_cache: f64::INFINITY,
-            est_phys_reads: -1.0,
+            est_read_factor: -1.0,
+            est_read_change_pct: f64::NAN,
+            response_ratio_low: f64::NAN,
+            response_ratio_high: f64::INFINITY,
             db_time_s: f64::NAN,
             sga_cost_mb: 0.0,
         });

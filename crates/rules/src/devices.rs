@@ -11,6 +11,8 @@ const BUILTIN: &str = include_str!("../catalogue/devices.toml");
 /// iSCSI, the class a DBA buying storage today compares against. The seed
 /// devices (`f5100-fmod`, ...) stay for calibration.
 pub const DEFAULT_FLASH: &str = "afa-fc";
+/// The profile used on Exadata, where the flash is the storage cells' own.
+pub const EXADATA_FLASH: &str = "exadata-cell-flash";
 
 /// What a device file looks like, for the error a wrong shape gets.
 const SHAPE: &str = "a device file holds one `[[device]]` table per profile (double brackets) with name, class, description, source, concurrency, read_8k_ms, write_8k_ms, read_1m_ms and write_1m_ms (one service time in ms per concurrency point), and optionally assumption, units, read_range_ms, write_range_ms, derivation and misaligned_write_penalty; `awrflash devices --template` prints one to edit";

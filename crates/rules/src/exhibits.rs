@@ -3,12 +3,18 @@
 //! devices, the breakdown), read from the facts and the plan.
 
 use awrflash_facts::{IntervalFacts, round};
-use awrflash_model::{EvidenceSrc, Exhibits, IostatCapture};
+use awrflash_model::{EvidenceSrc, Exhibits, IostatCapture, ShortenableWaits};
 
+use crate::devices::DeviceProfile;
 use crate::projection::Plan;
 
 /// Tables and chart data the report shows beside the findings.
-pub fn exhibits(w: &IntervalFacts, plan: &Plan, iostat: &[&IostatCapture]) -> Exhibits {
+pub fn exhibits(
+    w: &IntervalFacts,
+    plan: &Plan,
+    dev: &DeviceProfile,
+    iostat: &[&IostatCapture],
+) -> Exhibits {
     let r = w.report;
     let histograms = w.key_histograms();
     let mut tablespaces = r.tablespace_io.clone();
@@ -68,6 +74,7 @@ pub fn exhibits(w: &IntervalFacts, plan: &Plan, iostat: &[&IostatCapture]) -> Ex
     for c in iostat {
         devices_out.extend(c.summary.iter().cloned());
     }
+    let shortenable = histograms_shortenable(w, dev, &histograms);
     Exhibits {
         histograms,
         tablespaces,
@@ -79,5 +86,26 @@ pub fn exhibits(w: &IntervalFacts, plan: &Plan, iostat: &[&IostatCapture]) -> Ex
             .first()
             .map(|o| o.before.clone())
             .unwrap_or_else(|| plan.breakdown.clone()),
+        shortenable,
     }
+}
+
+/// The latency charts' "X% of waits can be shortened", from the histogram
+/// projection of each read event (one figure with the options' steps).
+fn histograms_shortenable(
+    w: &IntervalFacts,
+    dev: &DeviceProfile,
+    rows: &[awrflash_model::HistogramRow],
+) -> Vec<ShortenableWaits> {
+    rows.iter()
+        .filter_map(|h| {
+            let (pct, device_ms) = crate::projection::shortenable_pct(w, dev, h.event.trim())?;
+            Some(ShortenableWaits {
+                event: h.event.trim().to_string(),
+                pct: round(pct),
+                device: dev.name.clone(),
+                device_ms: round(device_ms),
+            })
+        })
+        .collect()
 }

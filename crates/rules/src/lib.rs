@@ -21,14 +21,18 @@
 
 pub mod catalogue;
 pub mod checks;
+pub mod dataguard;
 pub mod devices;
 mod exhibits;
 mod gates;
 pub mod histproj;
 mod plan;
+pub mod platform;
 pub mod projection;
+pub mod redoproj;
 pub mod segments;
 mod series;
+mod sqlwork;
 pub mod util;
 mod verdict;
 pub mod window;
@@ -138,10 +142,6 @@ fn caveats(docs: &[Document]) -> Vec<awrflash_model::Caveat> {
 pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError> {
     let rules = catalogue::rules()?;
     let devs = devices::load(opts.devices_toml.as_deref())?;
-    let flash = devices::find(
-        &devs,
-        opts.device.as_deref().unwrap_or(devices::DEFAULT_FLASH),
-    )?;
 
     let empty = DbReport::default();
     let mut reports: Vec<&DbReport> = Vec::new();
@@ -184,6 +184,14 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
     let Some(w) = all.get(primary) else {
         return Err(RulesError::Config("no workload".into()));
     };
+    // On Exadata the flash is the cells' own: its profile unless the user
+    // names another.
+    let default_flash = if checks::on_exadata(w) {
+        devices::EXADATA_FLASH
+    } else {
+        devices::DEFAULT_FLASH
+    };
+    let flash = devices::find(&devs, opts.device.as_deref().unwrap_or(default_flash))?;
     // Gates: an idle interval gets no advice.
     let idle = gates::idle(w)?;
     // Plan: every projection, the flash cache decision included.
@@ -205,6 +213,9 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         iostat: iostat.clone(),
     };
     let mut findings = checks::run(rules, &ctx)?;
+    // Advice the platform rules out (device moves on Exadata or a managed
+    // service; device-class advice on a cloud VM) is not given.
+    findings.retain(|f| !platform::withheld(&plan.platform, &f.id));
     if idle.is_some() {
         // An idle interval: only the rules that say why there is no advice
         // (`on_idle` in their catalogue entry).
@@ -243,12 +254,18 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         verdict,
         findings,
         options: plan.options.clone(),
-        segments_to_move: plan.ranked.list.clone(),
+        segments_to_move: plan
+            .ranked
+            .list
+            .iter()
+            .chain(&plan.ranked.set_aside)
+            .cloned()
+            .collect(),
         flash_cache: plan.flash_cache.clone(),
         series: series::points(&all),
         peak_interval: (all.len() > 1).then_some(peak),
         trend,
-        exhibits: exhibits::exhibits(w, &plan, &iostat),
+        exhibits: exhibits::exhibits(w, &plan, flash, &iostat),
         // Which auxiliary inputs fit the database is the run layer's call.
         attachments: Vec::new(),
         caveats: {

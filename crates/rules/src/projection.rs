@@ -22,6 +22,8 @@
 //!    buffer plus flash size (two fits, see `fit_advisory`); reads avoided become flash
 //!    reads; the SGA spent on flash buffer headers shrinks the buffer cache.
 
+pub mod exadata;
+
 use awrflash_model::{
     Bound, DbTimeBreakdown, EvidenceSrc, FlashCachePlan, FlashCachePoint, OptionProjection,
     Projection, ProjectionStep,
@@ -31,7 +33,7 @@ use crate::devices::{DeviceProfile, IoKind};
 use crate::segments::Ranked;
 use crate::util::{f1, f2};
 use awrflash_facts::{
-    Ev, FLASH_CACHE_READS, IntervalFacts, MULTIBLOCK, SINGLE_BLOCK, TEMP, ratio, round,
+    Ev, FLASH_CACHE_READS, IntervalFacts, MULTIBLOCK, SINGLE_BLOCK, Split, TEMP, ratio, round,
 };
 
 /// Throughput gain OLTP kept at CPU saturation (000 Table 6.2: 33,006 vs
@@ -49,10 +51,16 @@ pub const SEGMENT_COVERAGE_PCT: f64 = 80.0;
 /// Bottleneck caps on throughput.
 #[derive(Debug, Clone, Default)]
 pub struct Caps {
+    /// CPU utilisation (percent) the decisive CPU signal implies.
     pub busy_pct: Option<f64>,
-    /// CPUs of the host (for the queueing charge).
+    /// CPUs the queueing charge counts: those the decisive signal's
+    /// utilisation is counted over (logical CPUs for host busy, the cores
+    /// for a run queue or load, `cpu_count` for a limit).
     pub cpus: Option<f64>,
     pub cpu: Option<f64>,
+    /// The CPU signal that decided `cpu`, in words (`CPU queue:
+    /// OS_CPU_WAIT_TIME 2,900 s/h on 4 vCPUs`).
+    pub cpu_signal: Option<String>,
     pub channel_util_pct: Option<f64>,
     pub channel: Option<f64>,
 }
@@ -70,6 +78,15 @@ pub struct Plan {
     /// The flash cache size the plan puts forward (AF070's assessment),
     /// `None` when no flash cache is recommended.
     pub flash_cache_pick: Option<FlashCachePick>,
+    /// Why single-block reads gain nothing although they are slow: the
+    /// device already serves them at the target's latency (whole-database
+    /// option), in words for the verdict.
+    pub already_flash_class: Option<String>,
+    /// Where the database runs (decides the option set).
+    pub platform: crate::platform::Platform,
+    /// Why no flash cache size was projected: neither fit of the Buffer
+    /// Pool Advisory reaches the required R^2.
+    pub fit_refused: Option<String>,
 }
 
 /// A recommended flash cache: its size, the SGA its headers take and the
@@ -89,11 +106,6 @@ enum Mode {
     DbwrBound {
         dbwr_avg_ms: f64,
     },
-    /// log file sync: parallel write part replaced by the device's write.
-    Redo {
-        lfpw_avg_ms: f64,
-        size_kb: f64,
-    },
 }
 
 struct Affected<'e> {
@@ -102,8 +114,16 @@ struct Affected<'e> {
     mode: Mode,
 }
 
-pub fn plan(w: &IntervalFacts, dev: &DeviceProfile, ranked: Ranked, opts: &crate::Options) -> Plan {
-    build(w, dev, ranked, opts, true)
+/// `fit_r2_min`: the Buffer Pool Advisory fit a flash cache projection
+/// needs (AF070's `advisory_fit_r2_min`).
+pub fn plan(
+    w: &IntervalFacts,
+    dev: &DeviceProfile,
+    ranked: Ranked,
+    opts: &crate::Options,
+    fit_r2_min: f64,
+) -> Plan {
+    build(w, dev, ranked, opts, Some(fit_r2_min))
 }
 
 /// The moves of one interval of a window (whole database, redo, TEMP),
@@ -111,18 +131,33 @@ pub fn plan(w: &IntervalFacts, dev: &DeviceProfile, ranked: Ranked, opts: &crate
 /// model, wait events, histograms, OS and activity statistics, parameters)
 /// and never a SQL list, segment list, advisory or file I/O, which the
 /// other intervals of a window may not keep.
+/// The device moves of an interval (whole database, redo, TEMP) whatever
+/// the platform: the per-read saving that ranks segments comes from them.
+pub fn moves_plan(w: &IntervalFacts, dev: &DeviceProfile, opts: &crate::Options) -> Plan {
+    build(w, dev, Ranked::default(), opts, None)
+}
+
+/// On Exadata the interval's moves are the cell flash options, as in the
+/// detailed plan; on a managed service only the storage tier.
 pub fn interval_plan(w: &IntervalFacts, dev: &DeviceProfile, opts: &crate::Options) -> Plan {
-    build(w, dev, Ranked::default(), opts, false)
+    let mut p = moves_plan(w, dev, opts);
+    p.platform = crate::platform::detect(w);
+    match p.platform {
+        crate::platform::Platform::Exadata => p.options = exadata::options(w, dev, &p),
+        crate::platform::Platform::Service(_) => p.options.retain(|o| o.key == "whole-db"),
+        _ => {}
+    }
+    p
 }
 
 /// `advisories`: project the flash cache sizes from the Buffer Pool
-/// Advisory.
+/// Advisory, with fits of at least this R^2.
 fn build(
     w: &IntervalFacts,
     dev: &DeviceProfile,
     ranked: Ranked,
     opts: &crate::Options,
-    advisories: bool,
+    advisories: Option<f64>,
 ) -> Plan {
     let breakdown = w.breakdown();
     let caps = caps(w, opts);
@@ -137,6 +172,9 @@ fn build(
         oltp,
         device: dev.name.clone(),
         flash_cache_pick: None,
+        already_flash_class: None,
+        platform: crate::platform::Platform::Host,
+        fit_refused: None,
     };
     if w.db_time() <= 0.0 || w.events.is_empty() {
         return p;
@@ -256,40 +294,11 @@ fn build(
             "Move every datafile and tempfile to flash (redo unchanged)",
             aff,
         );
+        p.already_flash_class = o.notes.iter().find(|n| n.contains(FLASH_CLASS)).cloned();
         p.options.push(o);
     }
-    // Redo.
-    if let Some(lfs) = w.event("log file sync") {
-        let lfpw = w
-            .background("log file parallel write")
-            .map(|e| e.avg_ms)
-            .unwrap_or(lfs.avg_ms);
-        let size_kb = w.avg_redo_write_kb.as_ref().map_or(4.0, |n| n.value);
-        let mut o = option(
-            w,
-            dev,
-            &p,
-            "redo",
-            "Move the online redo logs to flash (4 KB redo block size)",
-            vec![Affected {
-                ev: lfs,
-                share: 1.0,
-                mode: Mode::Redo {
-                    lfpw_avg_ms: lfpw,
-                    size_kb,
-                },
-            }],
-        );
-        let ends = if dev.misaligned_write_penalty.is_some() {
-            "the low latency assumes 4 KB-aligned redo writes, the high one 512-byte alignment (000 Table 6.1)"
-        } else {
-            "the low and high latency are the device class's write range (its profile gives no misalignment penalty)"
-        };
-        o.notes.push(format!(
-            "log file sync keeps its non-write part ({} ms - {} ms log file parallel write); {ends}",
-            f2(lfs.avg_ms),
-            f2(lfpw)
-        ));
+    // Redo: the commit model (`redoproj`).
+    if let Some(o) = crate::redoproj::redo_option(w, dev, &p) {
         p.options.push(o);
     }
     // TEMP.
@@ -306,29 +315,37 @@ fn build(
         p.options.push(o);
     }
     // Flash cache.
-    if advisories {
-        let (fc, fc_opts) = flash_cache(w, dev, &p);
+    if let Some(fit_r2_min) = advisories {
+        let (fc, fc_opts) = flash_cache(w, dev, &p, fit_r2_min);
+        if let Some(f) = fc.as_ref().filter(|f| f.curve.is_empty()) {
+            p.fit_refused = Some(f.reason.clone());
+        }
         p.flash_cache = fc;
         p.options.extend(fc_opts);
     }
-    // Rank: best mid gain first (to 0.1%), then the simpler change first.
-    p.options.sort_by(|a, b| {
+    rank_options(&mut p.options);
+    p
+}
+
+/// Ranks options: best mid gain first (to 0.1%), then the simpler change
+/// first.
+pub fn rank_options(options: &mut [OptionProjection]) {
+    options.sort_by(|a, b| {
         let ga = (mid_gain(a) * 1000.0).round();
         let gb = (mid_gain(b) * 1000.0).round();
         gb.total_cmp(&ga)
             .then(preference(&a.key).cmp(&preference(&b.key)))
             .then(a.key.cmp(&b.key))
     });
-    p
 }
 
 /// Order among options of equal gain: the smaller change first.
 fn preference(key: &str) -> u8 {
     match key {
-        "hot-segments" => 0,
-        "redo" => 1,
+        "hot-segments" | exadata::KEEP => 0,
+        "redo" | exadata::FLASH_LOG => 1,
         "temp" => 2,
-        "whole-db" => 3,
+        "whole-db" | exadata::WRITE_BACK => 3,
         _ => 4,
     }
 }
@@ -338,16 +355,23 @@ pub fn mid_gain(o: &OptionProjection) -> f64 {
     1.0 - 0.5 * (o.projection.response_ratio_low + o.projection.response_ratio_high)
 }
 
-fn caps(w: &IntervalFacts, opts: &crate::Options) -> Caps {
+/// The bottleneck caps of one interval: a function of its facts and the
+/// user's options only. The CPU cap is 1 / the utilisation the decisive CPU
+/// signal implies (host busy, run queue, load, DB time outside CPU and
+/// waits, Resource Manager, the `cpu_count` limit: see
+/// `awrflash_facts::cpu`), and names that signal.
+pub fn caps(w: &IntervalFacts, opts: &crate::Options) -> Caps {
+    let h = w.cpu_headroom();
     let mut c = Caps {
         cpus: w.cpus(),
         ..Caps::default()
     };
-    if let Some(b) = &w.host_busy_pct {
-        c.busy_pct = Some(b.value);
-        if b.value > 0.0 {
-            c.cpu = Some(100.0 / b.value);
-        }
+    if let Some(s) = h.decisive() {
+        let pct = s.util * 100.0;
+        c.busy_pct = Some(pct);
+        c.cpus = Some(s.servers).filter(|n| *n > 0.0).or(c.cpus);
+        c.cpu = Some(100.0 / pct);
+        c.cpu_signal = Some(s.label.clone());
     }
     if let (Some(ch), Some(io)) = (opts.channel_mbps, &w.io_mb_s)
         && ch > 0.0
@@ -390,23 +414,38 @@ fn target_latency(w: &IntervalFacts, dev: &DeviceProfile, a: &Affected) -> (f64,
                 cur * (h / dbwr_avg_ms).min(1.0),
             )
         }
-        Mode::Redo {
-            lfpw_avg_ms,
-            size_kb,
-        } => {
-            // LGWR writes one redo write at a time: concurrency 1.
-            let t = dev.service_ms(IoKind::Write, size_kb, 1.0);
-            let pen = misalignment_penalty(dev, size_kb);
-            let (f_lo, f_hi) = range_factors(dev, IoKind::Write);
-            let rest = (cur - lfpw_avg_ms).max(0.0);
-            (rest + t * f_lo, rest + t * pen * f_hi)
-        }
     }
+}
+
+/// The share (%) of a read event's waits slower than the device's service
+/// time at the pessimistic end, and that time (ms): what flash can shorten,
+/// by the same histogram projection the whole-database option uses. `None`
+/// for an event that is not a projected read or has no histogram.
+pub fn shortenable_pct(w: &IntervalFacts, dev: &DeviceProfile, event: &str) -> Option<(f64, f64)> {
+    let ev = w.event(event)?;
+    let n = ev.name.to_ascii_lowercase();
+    let size_kb = if SINGLE_BLOCK.contains(&n.as_str()) {
+        w.block_size / 1024.0
+    } else if MULTIBLOCK.contains(&n.as_str()) && !n.starts_with("cell smart") {
+        w.multiblock_read_kb().value
+    } else {
+        return None;
+    };
+    let a = Affected {
+        ev,
+        share: 1.0,
+        mode: Mode::Read(size_kb),
+    };
+    let (t_lo, t_hi) = target_latency(w, dev, &a);
+    let d = w.distribution(&ev.name)?;
+    let hp = crate::histproj::project(&ev.name, Some(&d), ev.waits, ev.avg_ms, (t_lo, t_hi));
+    hp.used_histogram
+        .then_some((hp.shortenable_pct, t_lo.max(t_hi)))
 }
 
 /// The class's latency range relative to the profile's table (8 KB at one
 /// outstanding I/O): (1, 1) for a profile without a range.
-fn range_factors(dev: &DeviceProfile, kind: IoKind) -> (f64, f64) {
+pub(crate) fn range_factors(dev: &DeviceProfile, kind: IoKind) -> (f64, f64) {
     let qd1 = dev.service_ms(kind, 8.0, 1.0);
     let (lo, hi) = dev.range_ms(kind);
     if qd1 > 0.0 && lo > 0.0 && hi >= lo {
@@ -416,26 +455,56 @@ fn range_factors(dev: &DeviceProfile, kind: IoKind) -> (f64, f64) {
     }
 }
 
+/// Words that mark a wait the device already serves at the target's
+/// latency (in the step, the option's notes and the verdict).
+pub const FLASH_CLASS: &str = "already flash-class";
+
+/// One affected wait after the move: its new latency (low, high), the
+/// seconds saved (low, high), how they were reached, and, when only the
+/// device's part moved, the listed step of the part above the device (it
+/// stays) and the split in words for the option's notes.
+pub struct Projected {
+    pub new_ms: (f64, f64),
+    pub saved_s: (f64, f64),
+    pub method: String,
+    pub above_device: Option<ProjectionStep>,
+    pub note: Option<String>,
+}
+
+impl Projected {
+    fn plain(new_ms: (f64, f64), saved_s: (f64, f64), method: String) -> Self {
+        Projected {
+            new_ms,
+            saved_s,
+            method,
+            above_device: None,
+            note: None,
+        }
+    }
+}
+
 /// The new latency (low, high) and seconds saved (low, high) of one
 /// affected wait, with how they were reached: bucket by bucket from the
 /// event's merged wait histogram for reads and commits where the report has
 /// one (waits at or below the device's time stay), else from the average.
-fn project_wait(
-    w: &IntervalFacts,
-    dev: &DeviceProfile,
-    a: &Affected,
-    n: f64,
-) -> ((f64, f64), (f64, f64), String) {
+/// Where the device's own service time is known ([`IntervalFacts::device_split`]),
+/// only the device's part of a read moves ([`project_device_part`]).
+fn project_wait(w: &IntervalFacts, dev: &DeviceProfile, a: &Affected, n: f64) -> Projected {
     let cur = a.ev.avg_ms;
     let (t_lo, t_hi) = target_latency(w, dev, a);
     let dist = match a.mode {
-        Mode::Read(_) | Mode::Redo { .. } => w.distribution(&a.ev.name),
+        Mode::Read(_) => w.distribution(&a.ev.name),
         _ => None,
     };
+    if matches!(a.mode, Mode::Read(_))
+        && let Some(split) = w.device_split(&a.ev.name)
+    {
+        return project_device_part(&split, dist.as_ref(), n, (t_lo, t_hi), dev);
+    }
     if let Some(d) = &dist {
         let hp = crate::histproj::project(&a.ev.name, Some(d), n, cur, (t_lo, t_hi));
         if hp.used_histogram {
-            return (
+            return Projected::plain(
                 (hp.new_avg_ms_low, hp.new_avg_ms_high),
                 (hp.saved_s_low, hp.saved_s_high),
                 hp.step,
@@ -448,7 +517,7 @@ fn project_wait(
         _ => false,
     };
     if has_range && cur <= t_hi {
-        return (
+        return Projected::plain(
             (cur, cur),
             (0.0, 0.0),
             format!(
@@ -461,7 +530,7 @@ fn project_wait(
         );
     }
     let (lo, hi) = (t_lo.min(cur), t_hi.min(cur));
-    let method = if matches!(a.mode, Mode::Read(_) | Mode::Redo { .. }) {
+    let method = if matches!(a.mode, Mode::Read(_)) {
         format!(
             "`{}`: no wait histogram, so the average ({} ms) is replaced by the device's {}-{} ms",
             a.ev.name,
@@ -478,11 +547,126 @@ fn project_wait(
             f2(hi)
         )
     };
-    (
+    Projected::plain(
         (lo, hi),
         (n * (cur - hi) / 1000.0, n * (cur - lo) / 1000.0),
         method,
     )
+}
+
+/// A read whose device service time is known: only the device's part
+/// moves to the target (`target_ms`, low-high); the part above the device
+/// (queueing, scheduling, CPU) stays. With a histogram, waits at or below
+/// (target + gap) stay and the rest move to it; without one, the average.
+/// The range spans the target's range and the device views' spread (the
+/// low device part goes with the high gap). When every view puts the
+/// device part within the target's range, the reads are flash-class: no
+/// gain is counted (and, when the average alone is slower than the target,
+/// the option's notes say why).
+pub fn project_device_part(
+    split: &Split,
+    dist: Option<&awrflash_facts::Distribution>,
+    n: f64,
+    target_ms: (f64, f64),
+    dev: &DeviceProfile,
+) -> Projected {
+    let cur = split.avg_ms;
+    let (t_lo, t_hi) = (
+        target_ms.0.min(target_ms.1).max(0.0),
+        target_ms.0.max(target_ms.1).max(0.0),
+    );
+    let (g_lo, g_hi) = split.gap_ms;
+    let src = split.used.ms.src.clone();
+    let above = |method: String| ProjectionStep {
+        component: format!("{}: above the device (stays)", split.event),
+        waits: round(n),
+        share_affected: 0.0,
+        current_avg_ms: round(split.gap_used_ms()),
+        new_avg_ms_low: round(g_lo),
+        new_avg_ms_high: round(g_hi),
+        saved_s_low: 0.0,
+        saved_s_high: 0.0,
+        src: src.clone(),
+        method,
+    };
+    let words = split.words();
+    if split.device_ms.1 <= t_hi {
+        let why = format!(
+            "{words}. The device part is within {}'s {}-{} ms: {FLASH_CLASS}, no gain counted",
+            dev.name,
+            f2(t_lo),
+            f2(t_hi)
+        );
+        return Projected {
+            new_ms: (cur, cur),
+            saved_s: (0.0, 0.0),
+            method: format!("`{}`: {FLASH_CLASS} (see the step below)", split.event),
+            above_device: Some(above(why.clone())),
+            note: (cur > t_hi).then_some(why),
+        };
+    }
+    let hp = crate::histproj::project_above_device(
+        &split.event,
+        dist,
+        n,
+        cur,
+        (t_lo, t_hi),
+        (g_lo, g_hi),
+    );
+    // The views measure the device's average time over every small read:
+    // flash removes at most that, less the target's time for the waits
+    // that move (waits that stay keep theirs), whatever the histogram's
+    // shape. A constant gap makes the fast waits (array cache hits) look
+    // as if they had no device time and credits the slow tail with it.
+    let moved = (hp.shortenable_pct / 100.0).clamp(0.0, 1.0);
+    let cap_lo = n * (split.device_ms.0 - moved * t_hi).max(0.0) / 1000.0;
+    let cap_hi = n * (split.device_ms.1 - moved * t_lo).max(0.0) / 1000.0;
+    let (saved_lo, saved_hi) = (hp.saved_s_low.min(cap_lo), hp.saved_s_high.min(cap_hi));
+    let capped = if saved_lo < hp.saved_s_low || saved_hi < hp.saved_s_high {
+        format!(
+            "; capped at the device time the views measure: {} waits x ({} ms device - {}% moved x {} ms target) = {} s to {} waits x ({} ms - {}% x {} ms) = {} s",
+            round(n),
+            f2(split.device_ms.0),
+            f1(moved * 100.0),
+            f2(t_hi),
+            f2(cap_lo),
+            round(n),
+            f2(split.device_ms.1),
+            f1(moved * 100.0),
+            f2(t_lo),
+            f2(cap_hi)
+        )
+    } else {
+        String::new()
+    };
+    let view_range = if split.others.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; the device part spans {}-{} ms over the views, the gap {}-{} ms",
+            f2(split.device_ms.0),
+            f2(split.device_ms.1),
+            f2(g_lo),
+            f2(g_hi)
+        )
+    };
+    let per_wait = |saved: f64| if n > 0.0 { saved * 1000.0 / n } else { 0.0 };
+    Projected {
+        new_ms: (cur - per_wait(saved_hi), cur - per_wait(saved_lo)),
+        saved_s: (saved_lo, saved_hi),
+        method: format!(
+            "{} (only the device's {} ms moves to {}-{} ms, {}{view_range}{capped})",
+            hp.step,
+            f2(split.device_used_ms),
+            f2(t_lo),
+            f2(t_hi),
+            split.used.view.label()
+        ),
+        above_device: Some(above(format!(
+            "{words}; it stays in every wait after the move"
+        ))),
+        note: Some(words),
+    }
 }
 
 /// 000 Table 6.1: small writes not on a 4 KB boundary cost up to the
@@ -532,13 +716,20 @@ fn option(
     affected: Vec<Affected>,
 ) -> OptionProjection {
     let mut steps = Vec::new();
+    let mut notes = Vec::new();
     let mut after = p.breakdown.clone();
     for a in &affected {
         if a.share <= 0.0 || a.ev.waits <= 0.0 {
             continue;
         }
         let n = a.ev.waits * a.share;
-        let ((lo, hi), (saved_lo, saved_hi), method) = project_wait(w, dev, a, n);
+        let Projected {
+            new_ms: (lo, hi),
+            saved_s: (saved_lo, saved_hi),
+            method,
+            above_device,
+            note,
+        } = project_wait(w, dev, a, n);
         sub(
             &mut after,
             component_of(&a.ev.name),
@@ -556,6 +747,12 @@ fn option(
             src: Some(a.ev.src.clone()),
             method,
         });
+        steps.extend(above_device);
+        if let Some(n) = note
+            && !notes.contains(&n)
+        {
+            notes.push(n);
+        }
     }
     let saved_lo: f64 = steps.iter().map(|s| s.saved_s_low).sum();
     let saved_hi: f64 = steps.iter().map(|s| s.saved_s_high).sum();
@@ -569,7 +766,7 @@ fn option(
         before: rounded(&p.breakdown),
         after,
         capacity_gb: None,
-        notes: Vec::new(),
+        notes,
     }
 }
 
@@ -592,7 +789,7 @@ fn charge(component: String, extra_low: f64, extra_high: f64) -> ProjectionStep 
 /// Turns saved seconds into DB time and response ratios, applying the
 /// CPU queueing charge and the bottleneck caps, each as a listed step, so
 /// that DB time after = DB time before - the sum of the steps' savings.
-fn finish(
+pub(crate) fn finish(
     w: &IntervalFacts,
     p: &Plan,
     saved_lo: f64,
@@ -615,7 +812,7 @@ fn finish(
             let u_new = u / r_low;
             let how = if u_new < 0.9 {
                 let c = p.caps.cpus.unwrap_or(1.0).max(1.0);
-                let q = |x: f64| x.powf((2.0 * (c + 1.0)).sqrt() - 1.0) / (c * (1.0 - x));
+                let q = |x: f64| awrflash_facts::cpu::mmc_wait_factor(x, c);
                 let extra = p.breakdown.cpu_s * (q(u_new) - q(u)).max(0.0);
                 after_high = (after_high + extra).min(before.max(after_high));
                 format!(
@@ -668,9 +865,13 @@ fn finish(
         } else {
             CHANNEL_BOUND
         };
+        let signal = match (&p.caps.cpu_signal, bound) {
+            (Some(s), Bound::Cpu) => format!("{s}; "),
+            _ => String::new(),
+        };
         steps.push(charge(
             format!(
-                "{name} (throughput at most {}x: DB time per transaction at least {}% of today's)",
+                "{name} ({signal}throughput at most {}x: DB time per transaction at least {}% of today's)",
                 f2(cap.unwrap_or(1.0)),
                 f1(floor * 100.0)
             ),
@@ -695,7 +896,10 @@ fn finish(
 /// back, at the middle of the range, so the breakdown chart adds up to the
 /// middle of the options table's range. CPU queueing and the CPU cap land
 /// on CPU; the channel cap on the I/O components it slows down.
-fn with_charges(mut after: DbTimeBreakdown, steps: &[ProjectionStep]) -> DbTimeBreakdown {
+pub(crate) fn with_charges(
+    mut after: DbTimeBreakdown,
+    steps: &[ProjectionStep],
+) -> DbTimeBreakdown {
     for s in steps {
         let extra = -0.5 * (s.saved_s_low + s.saved_s_high);
         if extra <= 0.0 {
@@ -724,7 +928,7 @@ fn with_charges(mut after: DbTimeBreakdown, steps: &[ProjectionStep]) -> DbTimeB
     after
 }
 
-fn rounded(b: &DbTimeBreakdown) -> DbTimeBreakdown {
+pub(crate) fn rounded(b: &DbTimeBreakdown) -> DbTimeBreakdown {
     DbTimeBreakdown {
         cpu_s: round(b.cpu_s),
         single_block_read_s: round(b.single_block_read_s),
@@ -734,6 +938,7 @@ fn rounded(b: &DbTimeBreakdown) -> DbTimeBreakdown {
         commit_s: round(b.commit_s),
         flash_cache_read_s: round(b.flash_cache_read_s),
         other_s: round(b.other_s),
+        cpu_queue_s: round(b.cpu_queue_s),
     }
 }
 
@@ -811,6 +1016,7 @@ fn flash_cache(
     w: &IntervalFacts,
     dev: &DeviceProfile,
     p: &Plan,
+    r2_min: f64,
 ) -> (Option<FlashCachePlan>, Vec<OptionProjection>) {
     let Some(buf) = w.buffer_cache_bytes.as_ref().map(|n| n.value) else {
         return (None, Vec::new());
@@ -854,12 +1060,58 @@ fn flash_cache(
         return (None, Vec::new());
     }
     let cur_ms = time * 1000.0 / waits;
-    let el = w.elapsed();
-    let fit_note = format!(
-        "Buffer Pool Advisory rows at >= 0.5x the cache fitted two ways: power law (R2 {}) and exponential (R2 {}); the exponential (bounded working set) gives the optimistic end, the power law (heavy-tailed access) the pessimistic end, since the advisory stops near 2x and the shape beyond it is not in the report",
+    // A hit skips the device, not what each wait spends above it: where
+    // the device's own time is known, that part (averaged over the
+    // single-block reads, low and high from the views' spread) stays.
+    let (gap_lo, gap_hi, gap_words) = flash_cache_gap(w, &singles, waits);
+    // A fit below the required R^2 is not used; with neither, no size is
+    // projected (an advisory that no curve describes cannot be extrapolated
+    // to 2x-10x the cache).
+    let fits = format!(
+        "power law R2 {}, exponential R2 {}, required {}",
         f2(r2p),
-        f2(r2e)
+        f2(r2e),
+        f2(r2_min)
     );
+    let (exp, pow, used) = match (r2e >= r2_min, r2p >= r2_min) {
+        (true, true) => (exp, pow, None),
+        (true, false) => (
+            exp,
+            exp,
+            Some(
+                "the power law fit is below the required R2 and is not used: both ends use the exponential",
+            ),
+        ),
+        (false, true) => (
+            pow,
+            pow,
+            Some(
+                "the exponential fit is below the required R2 and is not used: both ends use the power law",
+            ),
+        ),
+        (false, false) => {
+            let plan = FlashCachePlan {
+                recommended: false,
+                size_gb: None,
+                sga_cost_mb: None,
+                reason: format!(
+                    "not recommended: the Buffer Pool Advisory fits no miss curve well enough to extrapolate ({fits}), so no flash cache size is projected"
+                ),
+                fit: Some(format!("refused: {fits}")),
+                curve: Vec::new(),
+                sql: Vec::new(),
+            };
+            return (Some(plan), Vec::new());
+        }
+    };
+    let el = w.elapsed();
+    let mut fit_note = format!(
+        "Buffer Pool Advisory rows at >= 0.5x the cache fitted two ways ({fits}); the exponential (bounded working set) gives the optimistic end, the power law (heavy-tailed access) the pessimistic end, since the advisory stops near 2x and the shape beyond it is not in the report; reads are shown as a factor of the advisory's reads at today's size (the advisory counts since instance startup, not this interval)"
+    );
+    if let Some(u) = used {
+        fit_note.push_str("; ");
+        fit_note.push_str(u);
+    }
     let mut curve = Vec::new();
     let mut opts_out = Vec::new();
     for m in FLASH_CACHE_MULTIPLES {
@@ -874,21 +1126,23 @@ fn flash_cache(
         let rate = if el > 0.0 { hit_waits_hi / el } else { 0.0 };
         let (flash_ms, _) = dev.at_rate(IoKind::Read, bs / 1024.0, rate);
         let flash_ms = flash_ms.min(cur_ms);
-        let saved_hi = hit_waits_hi * (cur_ms - flash_ms) / 1000.0;
-        let saved_lo = hit_waits_lo * (cur_ms - flash_ms) / 1000.0;
+        let hit_lo_ms = (flash_ms + gap_lo).min(cur_ms);
+        let hit_hi_ms = (flash_ms + gap_hi).min(cur_ms);
+        let saved_hi = hit_waits_hi * (cur_ms - hit_lo_ms) / 1000.0;
+        let saved_lo = hit_waits_lo * (cur_ms - hit_hi_ms) / 1000.0;
         let src = singles.first().map(|e| e.src.clone());
         let step = ProjectionStep {
             component: "single-block reads served from the flash cache".into(),
             waits: round(waits),
             share_affected: round(1.0 - 0.5 * (miss_lo + miss_hi)),
             current_avg_ms: round(cur_ms),
-            new_avg_ms_low: round(cur_ms * miss_lo + flash_ms * (1.0 - miss_lo)),
-            new_avg_ms_high: round(cur_ms * miss_hi + flash_ms * (1.0 - miss_hi)),
+            new_avg_ms_low: round(cur_ms * miss_lo + hit_lo_ms * (1.0 - miss_lo)),
+            new_avg_ms_high: round(cur_ms * miss_hi + hit_hi_ms * (1.0 - miss_hi)),
             saved_s_low: round(saved_lo),
             saved_s_high: round(saved_hi),
             src: src.clone(),
             method: format!(
-                "reads the extrapolated Buffer Pool Advisory says the flash cache would serve move from today's {} ms average to the device's {} ms",
+                "reads the extrapolated Buffer Pool Advisory says the flash cache would serve move from today's {} ms average to the device's {} ms{gap_words}",
                 f2(cur_ms),
                 f2(flash_ms)
             ),
@@ -896,16 +1150,21 @@ fn flash_cache(
         let projection = finish(w, p, saved_lo, saved_hi, vec![step]);
         let mut after = p.breakdown.clone();
         // The hits leave the single-block reads at today's average and come
-        // back as flash cache reads at the device's: net, the step's saving.
+        // back as flash cache reads at the device's (plus the part above
+        // the device): net, the step's saving at the middle of its range.
         let mid_hits = 0.5 * (hit_waits_lo + hit_waits_hi);
         after.single_block_read_s =
             (after.single_block_read_s - mid_hits * cur_ms / 1000.0).max(0.0);
-        after.flash_cache_read_s += mid_hits * flash_ms / 1000.0;
+        after.flash_cache_read_s +=
+            (mid_hits * cur_ms / 1000.0 - 0.5 * (saved_lo + saved_hi)).max(0.0);
         let after = rounded(&with_charges(after, &projection.steps));
         curve.push(FlashCachePoint {
             size_gb: round(fc_bytes / 1_073_741_824.0),
             multiple_of_buffer_cache: *m,
-            est_phys_reads: round(base_reads * 0.5 * (miss_lo + miss_hi)),
+            est_read_factor: round(0.5 * (miss_lo + miss_hi)),
+            est_read_change_pct: round((0.5 * (miss_lo + miss_hi) - 1.0) * 100.0),
+            response_ratio_low: projection.response_ratio_low,
+            response_ratio_high: projection.response_ratio_high,
             db_time_s: round(
                 0.5 * (projection.db_time_after_low_s + projection.db_time_after_high_s),
             ),
@@ -958,6 +1217,36 @@ fn flash_cache(
         sql: Vec::new(),
     };
     (Some(plan), opts_out)
+}
+
+/// The part of each single-block read above the device (low, high ms,
+/// averaged over every single-block read) that a flash cache hit keeps,
+/// with the words for the step; zero where no device view splits a read.
+fn flash_cache_gap(w: &IntervalFacts, singles: &[&Ev], waits: f64) -> (f64, f64, String) {
+    let mut lo = 0.0;
+    let mut hi = 0.0;
+    let mut words = Vec::new();
+    for e in singles {
+        if let Some(s) = w.device_split(&e.name) {
+            lo += e.waits * s.gap_ms.0;
+            hi += e.waits * s.gap_ms.1;
+            words.push(s.words());
+        }
+    }
+    if words.is_empty() || waits <= 0.0 {
+        return (0.0, 0.0, String::new());
+    }
+    let (lo, hi) = (lo / waits, hi / waits);
+    (
+        lo,
+        hi,
+        format!(
+            " plus the {}-{} ms per read above the device, which stays ({})",
+            f2(lo),
+            f2(hi),
+            words.join("; ")
+        ),
+    )
 }
 
 /// Source of the breakdown's DB time, for evidence.

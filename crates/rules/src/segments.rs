@@ -1,14 +1,16 @@
-//! Segments to move: ranked by read requests and writes, indexes first,
-//! with cumulative coverage; ranked by I/O density and filled into the flash
-//! budget when a `dba_segments` list gives sizes (002 "Database components
-//! for SSD"; 000 section 8).
+//! Segments to move: ranked by projected DB time saved (their share of the
+//! read and write waits times the plan's saving), per GB and filled into
+//! the flash budget when a `dba_segments` list gives sizes, indexes first
+//! only on ties, with cumulative coverage; segments read mainly by Oracle
+//! maintenance work set aside (002 "Database components for SSD"; 000
+//! section 8).
 
 use std::collections::BTreeMap;
 
-use awrflash_model::{SegmentRow, SegmentSizes, SegmentToMove};
+use awrflash_model::{OptionProjection, SegmentRow, SegmentSizes, SegmentToMove};
 
 use crate::util::ident;
-use awrflash_facts::{IntervalFacts, ratio};
+use awrflash_facts::{IntervalFacts, MULTIBLOCK, SINGLE_BLOCK, ratio};
 
 /// The tablespace the generated SQL moves segments into.
 pub const FLASH_TS: &str = "FLASH_TS";
@@ -47,18 +49,69 @@ pub fn read_key(w: &IntervalFacts) -> Option<&'static str> {
     })
 }
 
-/// Ranks the report's segments. `coverage_pct`: stop once the ranked
-/// segments cover this share of the database's reads (or writes).
+/// The plan's projected saving over all the database's read waits and all
+/// its write waits (seconds, middle of each step's range), taken from the
+/// steps of the whole-database option: a segment with x% of the reads
+/// saves x% of `read_s` (the per-read saving is the projection's, never
+/// derived again here).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct UnitSaving {
+    pub read_s: f64,
+    pub write_s: f64,
+}
+
+impl UnitSaving {
+    /// Seconds saved by moving what carries `read_pct`% of the read
+    /// requests and `write_pct`% of the writes.
+    pub fn saved(&self, read_pct: f64, write_pct: f64) -> f64 {
+        (read_pct.max(0.0) * self.read_s + write_pct.max(0.0) * self.write_s) / 100.0
+    }
+}
+
+/// The saving per unit share from an option that moves everything (its
+/// steps at share 1): read steps are the single-block and multiblock read
+/// events, write steps the foreground write waits; TEMP, commit and the
+/// throughput caps are not a segment's.
+pub fn unit_saving(whole: &OptionProjection) -> UnitSaving {
+    let mut u = UnitSaving::default();
+    for s in &whole.projection.steps {
+        let name = s.component.to_ascii_lowercase();
+        let mid = 0.5 * (s.saved_s_low + s.saved_s_high);
+        if !mid.is_finite() || mid <= 0.0 || s.share_affected <= 0.0 {
+            continue;
+        }
+        // Back to share 1 should the option not move everything.
+        let full = mid / s.share_affected.min(1.0);
+        if SINGLE_BLOCK.contains(&name.as_str()) || MULTIBLOCK.contains(&name.as_str()) {
+            u.read_s += full;
+        } else if awrflash_facts::WRITE_WAITS.contains(&name.as_str()) {
+            u.write_s += full;
+        }
+    }
+    u
+}
+
+/// Ranks the report's segments by projected DB time saved (per GB where
+/// the size is known), indexes first only on ties. `coverage_pct`: stop
+/// once the ranked segments cover this share of the database's reads.
+/// Segments read mainly by Oracle maintenance or monitoring work go to
+/// `set_aside`, with the fix to make instead.
 pub fn rank(
     w: &IntervalFacts,
     sizes: Option<&SegmentSizes>,
     budget_gb: Option<f64>,
     coverage_pct: f64,
     max_rows: usize,
+    unit: &UnitSaving,
 ) -> Ranked {
     let mut acc: BTreeMap<(String, String, String), Acc> = BTreeMap::new();
+    let works = crate::sqlwork::works().unwrap_or_default();
+    // Oracle-maintained segments are never moved; those of AWR or a
+    // monitoring repository are kept to be set aside with the fix instead.
     let mut add = |rows: &[SegmentRow], is_read: bool| {
-        for r in rows.iter().filter(|r| movable(r)) {
+        for r in rows.iter().filter(|r| {
+            movable(r) || crate::sqlwork::segment_work(works, &r.owner, &r.object).is_some()
+        }) {
             let key = (
                 r.owner.to_ascii_uppercase(),
                 r.object.to_ascii_uppercase(),
@@ -103,6 +156,9 @@ pub fn rank(
                 .filter(|g| *g > 0.0 && elapsed > 0.0)
                 .map(|g| reqs / elapsed / g);
             let write_pct = a.write_pct.unwrap_or(0.0);
+            let saved = unit.saved(a.read_pct.unwrap_or(0.0), write_pct);
+            let statements = crate::sqlwork::statements_for(w, works, &a.object);
+            let set_aside = set_aside_reason(works, &a, &statements);
             let seg = SegmentToMove {
                 rank: 0,
                 sql: Some(move_sql(&a, w)),
@@ -119,42 +175,68 @@ pub fn rank(
                 io_density,
                 fits_budget: None,
                 src: a.src,
+                saved_s: Some(saved),
+                saved_s_per_gb: size_gb.filter(|g| *g > 0.0).map(|g| saved / g),
+                statements,
+                set_aside,
             };
             (seg, write_pct)
         })
         .collect();
-    // Combined share of the database's reads and writes ("% of total" of
-    // each list); with sizes, I/O density (requests/s per GB) instead.
-    let weight = |s: &(SegmentToMove, f64)| s.0.pct_of_reads.unwrap_or(0.0) + s.1;
-    let by_sizes = list.iter().any(|s| s.0.io_density.is_some());
-    list.sort_by(|a, b| {
-        if by_sizes {
-            b.0.io_density
-                .unwrap_or(0.0)
-                .total_cmp(&a.0.io_density.unwrap_or(0.0))
+    // Projected seconds saved (per GB with sizes); with no saving projected
+    // at all (no read or write waits), the combined share of the reads and
+    // writes stands in. Ties (to 0.01) go to indexes: random single-block
+    // access gains most (000 section 8).
+    let by_sizes = list.iter().any(|s| s.0.saved_s_per_gb.is_some());
+    let no_saving = unit.read_s <= 0.0 && unit.write_s <= 0.0;
+    let key = |s: &(SegmentToMove, f64)| -> f64 {
+        let v = if no_saving {
+            s.0.pct_of_reads.unwrap_or(0.0) + s.1
+        } else if by_sizes {
+            s.0.saved_s_per_gb.unwrap_or(0.0)
         } else {
-            weight(b).total_cmp(&weight(a)).then(
+            s.0.saved_s.unwrap_or(0.0)
+        };
+        (v * 100.0).round()
+    };
+    list.sort_by(|a, b| {
+        key(b)
+            .total_cmp(&key(a))
+            .then(is_index(&b.0.object_type).cmp(&is_index(&a.0.object_type)))
+            .then(
                 b.0.read_requests
                     .unwrap_or(0.0)
                     .total_cmp(&a.0.read_requests.unwrap_or(0.0)),
             )
-        }
-        .then(a.0.owner.cmp(&b.0.owner))
-        .then(a.0.object.cmp(&b.0.object))
-        .then(a.0.subobject.cmp(&b.0.subobject))
+            .then(a.0.owner.cmp(&b.0.owner))
+            .then(a.0.object.cmp(&b.0.object))
+            .then(a.0.subobject.cmp(&b.0.subobject))
     });
-    // Keep the head that reaches the coverage target.
+    // Keep the head that reaches the coverage target of the reads, and of
+    // the writes when writes save time too; set aside the maintenance-read
+    // segments met on the way.
     let mut kept = Vec::new();
-    let mut cum = 0.0;
+    let mut set_aside = Vec::new();
+    let (mut cum, mut cum_w) = (0.0, 0.0);
+    let writes_count = unit.write_s > 0.0;
+    let set_aside_min =
+        crate::catalogue::threshold("AF032", "segment_share_pct_min").unwrap_or(0.0);
     for s in list {
-        if kept.len() >= max_rows || (cum >= coverage_pct && !kept.is_empty()) {
+        let covered = cum >= coverage_pct && (!writes_count || cum_w >= coverage_pct);
+        if kept.len() >= max_rows || (covered && !kept.is_empty()) {
             break;
         }
+        if s.0.set_aside.is_some() {
+            // Listed only when it carries a share worth the note (AF032).
+            if s.0.pct_of_reads.unwrap_or(0.0) + s.1 >= set_aside_min {
+                set_aside.push(s.0);
+            }
+            continue;
+        }
         cum += s.0.pct_of_reads.unwrap_or(0.0);
+        cum_w += s.1;
         kept.push(s);
     }
-    // Indexes first: random single-block access gains most (000 section 8).
-    kept.sort_by_key(|s| !is_index(&s.0.object_type));
     // The one cumulative column: the running share of the database's read
     // requests (a segment that is only in the writes list adds none). The
     // renderers only format it.
@@ -175,24 +257,65 @@ pub fn rank(
             }
             s.fits_budget = Some(fits);
         }
-        s.io_density = s.io_density.map(awrflash_facts::round);
-        s.size_gb = s.size_gb.map(awrflash_facts::round);
-        out.push(s);
+        out.push(rounded(s));
     }
+    let set_aside = set_aside
+        .into_iter()
+        .map(|mut s| {
+            // Not a candidate: no move statement, no saving claimed.
+            s.sql = None;
+            s.saved_s = None;
+            s.saved_s_per_gb = None;
+            rounded(s)
+        })
+        .collect();
     Ranked {
         list: out,
+        set_aside,
         read_share: ratio(cum, 100.0).clamp(0.0, 1.0),
         write_share: ratio(write_cov, 100.0).clamp(0.0, 1.0),
+        unit: *unit,
     }
 }
 
+/// Why a segment is not a move candidate: it is a monitoring repository or
+/// AWR object, or the statements that name it are mainly maintenance work.
+fn set_aside_reason(
+    works: &[crate::sqlwork::Work],
+    a: &Acc,
+    statements: &[awrflash_model::SegmentStatement],
+) -> Option<String> {
+    if let Some(k) = crate::sqlwork::segment_work(works, &a.owner, &a.object) {
+        return Some(format!("part of the {}: {} {}", k.kind, k.why, k.fix));
+    }
+    crate::sqlwork::read_mainly_by(works, statements).map(|k| {
+        format!(
+            "read mainly by {} (statements that name it, a textual match): {} {}",
+            k.kind, k.why, k.fix
+        )
+    })
+}
+
+fn rounded(mut s: SegmentToMove) -> SegmentToMove {
+    s.io_density = s.io_density.map(awrflash_facts::round);
+    s.size_gb = s.size_gb.map(awrflash_facts::round);
+    s.saved_s = s.saved_s.map(awrflash_facts::round);
+    s.saved_s_per_gb = s.saved_s_per_gb.map(awrflash_facts::round);
+    s
+}
+
 /// Ranked segments and the share (0..1) of the database's read requests
-/// and writes they carry.
+/// and writes they carry; `set_aside`: segments read mainly by Oracle
+/// maintenance or monitoring work (not ranked, not moved).
 #[derive(Debug, Clone, Default)]
 pub struct Ranked {
     pub list: Vec<SegmentToMove>,
+    pub set_aside: Vec<SegmentToMove>,
     pub read_share: f64,
     pub write_share: f64,
+    /// The saving the ranking used, for anything else ranked the same way
+    /// (tablespaces standing in for segments).
+    pub unit: UnitSaving,
 }
 
 /// Schemas Oracle maintains itself: their segments (the data dictionary,
@@ -258,15 +381,21 @@ fn size_of(sizes: &SegmentSizes, a: &Acc) -> Option<f64> {
     (bytes > 0).then(|| bytes as f64 / 1_073_741_824.0)
 }
 
-/// Release at least 12.2 (online table move)?
-fn online_move(w: &IntervalFacts) -> bool {
+/// Release at least `major.minor` (a release without its minor number
+/// counts only when its major is above)?
+pub fn release_at_least(w: &IntervalFacts, major: u32, minor: u32) -> bool {
     let rel = w.report.header.release.as_deref().unwrap_or("");
     let mut parts = rel.split('.').filter_map(|p| p.trim().parse::<u32>().ok());
     match (parts.next(), parts.next()) {
-        (Some(major), Some(minor)) => major > 12 || (major == 12 && minor >= 2),
-        (Some(major), None) => major > 12,
+        (Some(a), Some(b)) => a > major || (a == major && b >= minor),
+        (Some(a), None) => a > major,
         _ => false,
     }
+}
+
+/// Release at least 12.2 (online table move)?
+fn online_move(w: &IntervalFacts) -> bool {
+    release_at_least(w, 12, 2)
 }
 
 fn move_sql(a: &Acc, w: &IntervalFacts) -> String {

@@ -33,10 +33,17 @@ pub fn verdict(
     }
     // AF003's threshold: below it the I/O share bounds the gain.
     let io_min = catalogue::threshold("AF003", "io_share_pct_max")?;
-    Ok(verdict_with(w, plan, io_min, budget))
+    // AF010's: from it single-block reads are worth a word in the verdict.
+    let reads_min = catalogue::threshold("AF010", "share_pct_min")?;
+    Ok(verdict_with(w, plan, (io_min, reads_min), budget))
 }
 
-fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>) -> Verdict {
+fn verdict_with(
+    w: &IntervalFacts,
+    plan: &Plan,
+    (io_min, reads_min): (f64, f64),
+    budget: Option<f64>,
+) -> Verdict {
     if w.db_time() <= 0.0 || w.events.is_empty() {
         return Verdict {
             summary: "Not enough data: the input has no DB time or no wait events, so no projection was made.".into(),
@@ -89,7 +96,12 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>
     };
     let limit = match bound {
         Bound::Cpu => format!(
-            " The CPUs cap it (throughput at most {}x).",
+            " The CPUs cap it ({}throughput at most {}x).",
+            plan.caps
+                .cpu_signal
+                .as_ref()
+                .map(|s| format!("{s}; "))
+                .unwrap_or_default(),
             f1(p.throughput_cap.unwrap_or(1.0))
         ),
         Bound::Channel => format!(
@@ -137,6 +149,11 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>
     };
     // The smaller change, when it is not the best one.
     let mut summary = summary;
+    // A significant log file sync is always named, with its explanation
+    // (AF050 or AF051: the same assessment and figures).
+    if let Some(s) = crate::checks::redo_verdict_sentence(w) {
+        summary.push_str(&s);
+    }
     if best.key != "hot-segments"
         && let Some(h) = plan.options.iter().find(|o| o.key == "hot-segments")
     {
@@ -155,6 +172,24 @@ fn verdict_with(w: &IntervalFacts, plan: &Plan, io_min: f64, budget: Option<f64>
                 f0(hg)
             ));
         }
+    }
+    // Slow reads the device already serves at flash latency: say why they
+    // count for nothing.
+    if let Some(why) = &plan.already_flash_class
+        && w.share_pct(awrflash_facts::SINGLE_BLOCK) >= reads_min
+    {
+        summary.push_str(&format!(" Single-block reads gain nothing: {why}."));
+    }
+    // On Exadata the verdict leads with what the cell flash already does
+    // (the figure AF080 derives, from the same function).
+    if plan.platform == crate::platform::Platform::Exadata
+        && let Some(cf) = crate::platform::cell_flash_share(w)
+    {
+        summary = format!(
+            "{EXADATA_LEAD}{}% of read requests{EXADATA_LEAD_END}{}",
+            f1(cf.pct),
+            lower_first(&summary)
+        );
     }
     Verdict {
         summary,
@@ -189,10 +224,14 @@ pub fn for_window(
     } else {
         "the busiest interval"
     };
+    // On Exadata the verdict still leads with what the cell flash serves.
+    let (lead, rest) = match v.summary.split_once(EXADATA_LEAD_END) {
+        Some((l, r)) if l.starts_with(EXADATA_LEAD) => (format!("{l}. "), r.to_string()),
+        _ => (String::new(), v.summary.clone()),
+    };
     v.summary = format!(
-        "{} The detailed plan is for {analysed}, {which}: {}",
+        "{lead}{} The detailed plan is for {analysed}, {which}: {rest}",
         crate::window::summary(wa, &plan.device, classes),
-        v.summary
     );
     v.gain_pct_low = wa.saved_pct_low;
     v.gain_pct_high = wa.saved_pct_high;
@@ -200,6 +239,10 @@ pub fn for_window(
         v.best_option = Some(wa.move_key.clone());
     }
 }
+
+/// The Exadata lead of a verdict and where it ends.
+const EXADATA_LEAD: &str = "Exadata: cell flash already serves ";
+const EXADATA_LEAD_END: &str = "; what is left: ";
 
 /// The verdict gives no flash advice at all: not enough load or data.
 pub fn no_advice(v: &Verdict) -> bool {

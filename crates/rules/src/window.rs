@@ -22,7 +22,14 @@ use crate::{Options, RulesError, catalogue};
 
 /// The moves projected in every interval, in the order of preference on
 /// equal savings (the smaller change last: the window names one move).
-pub const WINDOW_MOVES: &[&str] = &["whole-db", "redo", "temp"];
+pub const WINDOW_MOVES: &[&str] = &[
+    "whole-db",
+    "redo",
+    "temp",
+    crate::projection::exadata::KEEP,
+    crate::projection::exadata::FLASH_LOG,
+    crate::projection::exadata::WRITE_BACK,
+];
 
 /// A gap shorter than this is snapshot-time rounding, not a gap (seconds).
 const GAP_TOLERANCE_S: f64 = 60.0;
@@ -359,7 +366,12 @@ pub fn window(
             .sum()
     };
     let mut best: Option<(&str, f64)> = None;
-    for k in WINDOW_MOVES {
+    // Only the moves the platform offers (the Exadata options or the
+    // device moves).
+    for k in WINDOW_MOVES
+        .iter()
+        .filter(|k| plans.iter().any(|p| p.options.iter().any(|o| o.key == **k)))
+    {
         let t = total(k);
         if best.is_none_or(|(_, b)| t > b) {
             best = Some((k, t));

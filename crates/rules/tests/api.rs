@@ -93,11 +93,11 @@ fn several_reports_give_one_series_point_each_sorted_by_time() {
 }
 
 /// Every term a projection applies is a listed step (DB time after =
-/// before - the steps' savings, at both ends), and on the flash cache curve
-/// a bigger cache saves at least as many read seconds: where its DB time is
-/// higher, a listed CPU queueing step says why.
+/// before - the steps' savings, at both ends); on the flash cache curve a
+/// bigger cache leaves no more reads, and the one flash cache option row is
+/// the curve's point at its size.
 #[test]
-fn projections_list_every_term_and_the_flash_cache_curve_bends_only_for_a_listed_step() {
+fn projections_list_every_term_and_the_flash_cache_row_is_a_point_of_the_curve() {
     let path = common::workspace_root().join("fixtures/sample/awr_19c_sample.html");
     let bytes = std::fs::read(&path).unwrap();
     let doc = awrflash_parse::parse_bytes("awr_19c_sample.html", &bytes).unwrap();
@@ -118,41 +118,40 @@ fn projections_list_every_term_and_the_flash_cache_curve_bends_only_for_a_listed
             p.db_time_before_s
         );
     }
-    let mut fc: Vec<_> = a
+    let plan = a
+        .flash_cache
+        .as_ref()
+        .expect("the sample projects a flash cache curve");
+    assert!(
+        plan.curve.len() > 2,
+        "the sample projects a flash cache curve"
+    );
+    for pair in plan.curve.windows(2) {
+        assert!(
+            pair[1].est_read_factor <= pair[0].est_read_factor + 1e-9,
+            "{} GB leaves more reads than {} GB",
+            pair[1].size_gb,
+            pair[0].size_gb
+        );
+    }
+    let fc: Vec<_> = a
         .options
         .iter()
         .filter(|o| o.key.starts_with("flash-cache-"))
         .collect();
-    assert!(fc.len() > 2, "the sample projects a flash cache curve");
-    fc.sort_by(|x, y| x.capacity_gb.partial_cmp(&y.capacity_gb).unwrap());
-    let read_saving = |o: &awrflash_model::OptionProjection| {
-        o.projection
-            .steps
-            .iter()
-            .filter(|s| s.saved_s_high >= 0.0 && s.saved_s_low >= 0.0)
-            .map(|s| s.saved_s_low + s.saved_s_high)
-            .sum::<f64>()
-    };
-    for pair in fc.windows(2) {
-        let (small, big) = (pair[0], pair[1]);
-        assert!(
-            read_saving(big) + 1e-6 >= read_saving(small),
-            "{} saves fewer read seconds than {}",
-            big.key,
-            small.key
-        );
-        let mid = |o: &awrflash_model::OptionProjection| {
-            o.projection.db_time_after_low_s + o.projection.db_time_after_high_s
-        };
-        if mid(big) > mid(small) {
-            assert!(
-                big.projection.steps.iter().any(|s| s
-                    .component
-                    .starts_with(awrflash_rules::projection::CPU_QUEUEING)),
-                "{} keeps more DB time than {} without a step saying why",
-                big.key,
-                small.key
-            );
-        }
-    }
+    assert_eq!(fc.len(), 1, "one flash cache row among the options");
+    let row = fc[0];
+    let point = plan
+        .curve
+        .iter()
+        .find(|p| Some(p.size_gb) == row.capacity_gb)
+        .expect("the row's size is on the curve");
+    let mid = 0.5 * (row.projection.db_time_after_low_s + row.projection.db_time_after_high_s);
+    assert!(
+        (point.db_time_s - mid).abs() <= 0.1,
+        "{}: curve {} s, row {} s",
+        row.key,
+        point.db_time_s,
+        mid
+    );
 }

@@ -84,12 +84,8 @@ fn evaluate(path: &std::path::Path) -> Row {
         }
         m @ ("response_ratio" | "throughput_ratio") => {
             let key = c.option.clone().expect("option");
-            let o = a
-                .options
-                .iter()
-                .find(|o| o.key == key)
-                .unwrap_or_else(|| panic!("{}: option {key} not projected", c.id));
-            let p = &o.projection;
+            let p =
+                ratios(&a, &key).unwrap_or_else(|| panic!("{}: option {key} not projected", c.id));
             let mid = 0.5 * (p.response_ratio_low + p.response_ratio_high);
             let (pred, range) = if m == "response_ratio" {
                 (
@@ -130,6 +126,31 @@ fn evaluate(path: &std::path::Path) -> Row {
         }
         other => panic!("{}: unknown metric {other}", c.id),
     }
+}
+
+/// The response ratios and bound of option `key`: an option row, or for a
+/// flash cache size the options do not list (they keep one size), its
+/// point on the flash cache curve.
+fn ratios(a: &awrflash_model::Analysis, key: &str) -> Option<awrflash_model::Projection> {
+    if let Some(o) = a.options.iter().find(|o| o.key == key) {
+        return Some(o.projection.clone());
+    }
+    let m: f64 = key
+        .strip_prefix("flash-cache-")?
+        .strip_suffix('x')?
+        .parse()
+        .ok()?;
+    let pt = a
+        .flash_cache
+        .as_ref()?
+        .curve
+        .iter()
+        .find(|p| p.multiple_of_buffer_cache == m)?;
+    Some(awrflash_model::Projection {
+        response_ratio_low: pt.response_ratio_low,
+        response_ratio_high: pt.response_ratio_high,
+        ..awrflash_model::Projection::default()
+    })
 }
 
 fn rows() -> Vec<Row> {

@@ -101,7 +101,9 @@ fn every_corpus_report_analyses_without_error_and_gives_findings() {
                 p.db_time_before_s
             );
         }
-        for s in &a.segments_to_move {
+        // Segments set aside (AWR, monitoring repositories, maintenance
+        // reads) may be Oracle's own: they are listed, never moved.
+        for s in a.segments_to_move.iter().filter(|s| s.set_aside.is_none()) {
             assert!(
                 !matches!(s.owner.to_ascii_uppercase().as_str(), "SYS" | "SYSTEM")
                     && !matches!(
@@ -117,8 +119,10 @@ fn every_corpus_report_analyses_without_error_and_gives_findings() {
             // No advice, no statements.
             let no_advice = a.verdict.bound.as_str().starts_with("not-enough");
             assert!(!(no_advice && s.sql.is_some()), "{name}: {:?}", s.sql);
+            // A segment set aside (maintenance work) gets no move at all.
             if text
                 && !no_advice
+                && s.set_aside.is_none()
                 && (s.subobject.is_some() || s.object.len() >= 20 || s.owner.len() >= 10)
             {
                 let sql = s.sql.as_deref().unwrap_or("");
@@ -267,5 +271,7 @@ fn the_19c_log_file_sync_histograms_merge_into_one_distribution() {
         .iter()
         .find(|s| s.component == "log file sync")
         .unwrap();
-    assert!(step.method.contains("wait histogram"), "{}", step.method);
+    // The redo option projects log file sync by the commit model (the
+    // write, LGWR's queue, posting and scheduling), not bucket by bucket.
+    assert!(step.method.contains("commit model"), "{}", step.method);
 }

@@ -47,7 +47,11 @@ fn problems(label: &str, docs: &[Document], opts: &Options) -> Vec<String> {
     let mut bad = Vec::new();
     for sql in common::all_sql(&a) {
         let upper = sql.to_ascii_uppercase();
-        if upper.contains("LOGFILE GROUP") || upper.contains("DROP LOGFILE") {
+        if upper.contains("LOGFILE GROUP")
+            || upper.contains("DROP LOGFILE")
+            || upper.contains("ADD LOGFILE")
+            || upper.contains("ADD STANDBY LOGFILE")
+        {
             bad.push(format!("{label}: assumes a redo layout: {sql}"));
         }
         if !fusionio && upper.contains("FIO-") {
@@ -152,4 +156,35 @@ fn generated_sql_over_the_corpus_is_safe() {
     }
     assert!(n > 0, "no corpus report parsed");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn a_data_guard_primary_gets_layout_queries_and_no_redo_change_statement() {
+    let dir = common::fixtures().join("rules/AF055");
+    for file in ["fires.toml", "sync.toml"] {
+        let fx = common::load(&dir.join(file));
+        let a = analyze(&fx.docs, &fx.opts).unwrap();
+        let f = a.findings.iter().find(|f| f.id == "AF055").unwrap();
+        let sql = &f.recommendation.as_ref().unwrap().sql;
+        assert!(!sql.is_empty());
+        assert!(
+            sql.iter().all(|s| s.starts_with("SELECT ")),
+            "{file}: only read-only queries of the layout: {sql:?}"
+        );
+        assert!(sql.iter().any(|s| s.contains("v$standby_log")), "{sql:?}");
+        assert!(
+            f.message.contains("never a single unmultiplexed group"),
+            "{}",
+            f.message
+        );
+        let redo = a.options.iter().find(|o| o.key == "redo").unwrap();
+        assert!(
+            redo.notes
+                .iter()
+                .any(|n| n.starts_with("Data Guard primary")),
+            "{file}: {:?}",
+            redo.notes
+        );
+        assert!(problems(file, &fx.docs, &fx.opts).is_empty());
+    }
 }

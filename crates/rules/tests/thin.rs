@@ -99,13 +99,15 @@ fn figures(f: &IntervalFacts) -> String {
         block_size,
         buffer_cache_bytes,
         rac,
+        device,
     } = f;
     let mut s = format!(
         "{path:?}\n{elapsed_s:?}\n{db_time_s:?}\n{db_cpu_s:?}\n{events:?}\n{host_busy_pct:?}\n\
          {io_mb_s:?}\n{read_iops:?}\n{write_iops:?}\n{read_mb_s:?}\n{write_mb_s:?}\n\
          {redo_bytes_s:?}\n{redo_writes_s:?}\n{avg_redo_write_kb:?}\n{txn_per_s:?}\n\
-         {exec_per_s:?}\n{block_size:?}\n{buffer_cache_bytes:?}\n{rac:?}\n"
+         {exec_per_s:?}\n{block_size:?}\n{buffer_cache_bytes:?}\n{rac:?}\n{device:?}\n"
     );
+    s += &format!("{:?}\n{:?}\n", f.cpu_headroom(), f.commit());
     s += &format!(
         "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n",
         f.breakdown(),
@@ -131,10 +133,11 @@ fn figures(f: &IntervalFacts) -> String {
         .chain(&["log file sync", "log file parallel write"]);
     for e in events {
         s += &format!(
-            "{e}: {:?} {:?} {:?}\n",
+            "{e}: {:?} {:?} {:?} {:?}\n",
             f.event_avg_ms(e),
             f.background(e),
-            f.distribution(e)
+            f.distribution(e),
+            f.device_split(e)
         );
     }
     s

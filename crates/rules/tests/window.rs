@@ -209,7 +209,13 @@ fn the_window_adds_up_the_intervals_flags_the_gaps_and_plans_for_the_busiest_int
     // saves a small share of its DB time.
     assert!(w.intervals[3].saved_s_low > w.intervals[0].saved_s_low);
     assert!(w.intervals[1].saved_pct_high < 5.0);
-    assert!(w.intervals[0].saved_pct_low > 20.0, "{:?}", w.intervals[0]);
+    // The RECEIPT hour is a real gain, capped by its AIX LPAR's CPU queue
+    // (OS_CPU_WAIT_TIME 11,700 s/h on 3 vCPUs: throughput at most 1.2x).
+    assert!(
+        w.intervals[0].saved_pct_low > 15.0 && w.intervals[0].bound == awrflash_model::Bound::Cpu,
+        "{:?}",
+        w.intervals[0]
+    );
     assert!(w.bound_elsewhere.contains(&1));
     // The sizing comes from the trend's p95 and peak.
     let iops = a.trend.iter().find(|t| t.metric == "total_iops").unwrap();

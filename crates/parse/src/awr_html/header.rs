@@ -165,7 +165,7 @@ pub fn cache_sizes(v: &View<'_>, ctx: &mut Ctx, r: &mut DbReport) {
         if c.src.is_none() {
             c.src = Some(SourceRef::new(v.section.clone(), row.line));
         }
-        let cells: Vec<&str> = row.cells.iter().map(|c| c.text.as_str()).collect();
+        let cells: Vec<&str> = row.cells.iter().map(|c| c.text.as_ref()).collect();
         // Labels sit in cell 0 (with begin/end after) and cell 3 (value after).
         let mut i = 0;
         while i < cells.len() {

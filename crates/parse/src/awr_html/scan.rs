@@ -18,23 +18,25 @@ use tokens::{Token, Tokenizer};
 
 /// One table cell, text with entities resolved and whitespace collapsed.
 #[derive(Debug, Clone, Default)]
-pub struct Cell {
-    pub text: String,
+pub struct Cell<'a> {
+    /// Borrowed from the input unless entities or whitespace had to be
+    /// rewritten.
+    pub text: Cow<'a, str>,
     /// `<th>` rather than `<td>`.
     pub header: bool,
     pub colspan: u16,
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct Row {
+pub struct Row<'a> {
     /// 1-based line of the `<tr>` (or of the first cell of an implicit row).
     pub line: u32,
-    pub cells: Vec<Cell>,
+    pub cells: Vec<Cell<'a>>,
 }
 
 /// A table with the section title printed before it.
 #[derive(Debug, Clone, Default)]
-pub struct Table {
+pub struct Table<'a> {
     /// The closest text before the table: a `<p />Load Profile<p />` label,
     /// an `<h3>` heading, or bare text (`Host CPU`).
     pub title: String,
@@ -44,7 +46,7 @@ pub struct Table {
     pub summary: String,
     /// Line of the `<table>` tag.
     pub line: u32,
-    pub rows: Vec<Row>,
+    pub rows: Vec<Row<'a>>,
     /// False when the input ended before `</table>`.
     pub complete: bool,
 }
@@ -87,16 +89,24 @@ impl<'a> CellText<'a> {
         self.joined = Some(j);
     }
 
-    /// The cell's text, entities resolved, whitespace collapsed.
-    fn finish(self) -> String {
-        let raw: Cow<'_, str> = match self.joined {
-            Some(j) => Cow::Owned(j),
-            None => Cow::Borrowed(self.first),
-        };
-        if is_collapsed(&raw) {
-            raw.into_owned()
-        } else {
-            collapse(&raw)
+    /// The cell's text, entities resolved, whitespace collapsed: still
+    /// borrowed when it came in one piece with nothing to rewrite but
+    /// spaces around it.
+    fn finish(self) -> Cow<'a, str> {
+        match self.joined {
+            Some(j) if is_collapsed(&j) => Cow::Owned(j),
+            Some(j) => Cow::Owned(collapse(&j)),
+            None if is_collapsed(self.first) => Cow::Borrowed(self.first),
+            None => {
+                // Spaces around the text only: a shorter slice is the same
+                // as the collapsed copy (a vertical tab inside would not be).
+                let trimmed = self.first.trim_ascii();
+                if is_collapsed(trimmed) && !trimmed.as_bytes().contains(&0x0b) {
+                    Cow::Borrowed(trimmed)
+                } else {
+                    Cow::Owned(collapse(self.first))
+                }
+            }
         }
     }
 }
@@ -107,9 +117,20 @@ struct OpenCell<'a> {
     colspan: u16,
 }
 
+impl OpenCell<'_> {
+    /// A cell of a table whose text is not kept: only its being open counts.
+    fn unkept() -> Self {
+        OpenCell {
+            text: CellText::default(),
+            header: false,
+            colspan: 1,
+        }
+    }
+}
+
 struct Open<'a> {
-    table: Table,
-    row: Option<Row>,
+    table: Table<'a>,
+    row: Option<Row<'a>>,
     cell: Option<OpenCell<'a>>,
     /// False for tables the caller does not read: structure is tracked,
     /// cell text is not kept.
@@ -118,7 +139,7 @@ struct Open<'a> {
     width: usize,
 }
 
-impl Open<'_> {
+impl<'a> Open<'a> {
     fn close_cell(&mut self) {
         if !self.collect {
             self.cell = None;
@@ -150,7 +171,7 @@ impl Open<'_> {
         }
     }
 
-    fn new_row(&self, line: u32) -> Row {
+    fn new_row(&self, line: u32) -> Row<'a> {
         Row {
             line,
             cells: Vec::with_capacity(self.width),
@@ -223,7 +244,7 @@ fn tag_of(name: &[u8]) -> Tag {
 }
 
 /// Scanner state outside the tables.
-struct Scanner<'a, F: FnMut(Table), K: Fn(&str) -> bool> {
+struct Scanner<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> {
     lines: Lines<'a>,
     /// Whether the rows of a table with this title are wanted.
     keep: K,
@@ -245,7 +266,7 @@ struct Scanner<'a, F: FnMut(Table), K: Fn(&str) -> bool> {
     sink: F,
 }
 
-impl<'a, F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'a, F, K> {
+impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
     /// Whether text at this point of the document is kept anywhere: the
     /// tokenizer skips it (entities and all) when not.
     fn wants_text(&self) -> bool {
@@ -259,6 +280,16 @@ impl<'a, F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'a, F, K> {
             Some(open) => open.collect && open.cell.is_some(),
             None => self.in_heading || !self.in_li,
         }
+    }
+
+    /// The innermost open table when it keeps no text and nothing else
+    /// reads text here: the tokenizer may jump to the next tag that matters
+    /// ([`Tokenizer::skip_unkept`]).
+    fn unkept_table(&mut self) -> Option<&mut Open<'a>> {
+        if self.skip.is_some() || self.in_title || self.in_heading {
+            return None;
+        }
+        self.open.last_mut().filter(|o| !o.collect)
     }
 
     fn push_text(&mut self, s: &'a str) {
@@ -411,12 +442,7 @@ impl<'a, F: FnMut(Table), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                     // Most cells have no colspan: skip the attribute parser
                     // unless the raw tag mentions one (any case: browsers
                     // re-save it as `colSpan`).
-                    let colspan = if open.collect
-                        && attrs
-                            .as_bytes()
-                            .windows(4)
-                            .any(|w| w == b"span" || w == b"SPAN" || w == b"Span")
-                    {
+                    let colspan = if open.collect && mentions_span(attrs.as_bytes()) {
                         attr(attrs, b"colspan")
                             .and_then(|v| unescape(v).trim().parse::<u16>().ok())
                             .unwrap_or(1)
@@ -529,7 +555,11 @@ pub struct ScanSummary {
 
 /// Scans `text`, calling `sink` with every table in document order. Tables
 /// whose title `keep` refuses are handed over without rows.
-pub fn scan(text: &str, keep: impl Fn(&str) -> bool, sink: impl FnMut(Table)) -> ScanSummary {
+pub fn scan<'a>(
+    text: &'a str,
+    keep: impl Fn(&str) -> bool,
+    sink: impl FnMut(Table<'a>),
+) -> ScanSummary {
     let mut tokens = Tokenizer::new(text);
     let mut s = Scanner {
         lines: Lines {
@@ -553,6 +583,11 @@ pub fn scan(text: &str, keep: impl Fn(&str) -> bool, sink: impl FnMut(Table)) ->
     };
     let mut notes = Vec::new();
     loop {
+        if let Some(open) = s.unkept_table() {
+            let mut cell_open = open.cell.is_some();
+            tokens.skip_unkept(&mut cell_open);
+            open.cell = cell_open.then(OpenCell::unkept);
+        }
         match tokens.next(s.wants_text()) {
             Token::Start {
                 at,
@@ -595,6 +630,15 @@ pub fn scan(text: &str, keep: impl Fn(&str) -> bool, sink: impl FnMut(Table)) ->
         notes,
         lines: total,
     }
+}
+
+/// Whether `span`, `SPAN` or `Span` occurs in the attribute text of a tag.
+fn mentions_span(attrs: &[u8]) -> bool {
+    memchr::memchr2_iter(b's', b'S', attrs).any(|i| {
+        attrs
+            .get(i..i + 4)
+            .is_some_and(|w| w == b"span" || w == b"SPAN" || w == b"Span")
+    })
 }
 
 /// The raw value of the first attribute named `key` (any case) in the
@@ -756,6 +800,8 @@ pub fn collapse(s: &str) -> String {
 /// keep is jumped over without looking at it. Positions are byte offsets
 /// after a leading byte order mark, as quick-xml counted them.
 mod tokens {
+    use super::{Tag, tag_of};
+
     pub enum Token<'a> {
         /// `<name attrs>` or `<name attrs/>`; `at` is the offset of `<`.
         Start {
@@ -950,32 +996,79 @@ mod tokens {
                     };
                     self.pos = start + gt + 1;
                     if c == b'/' {
-                        // Between `</` and `>`, trailing whitespace dropped.
-                        let content = rest.get(2..gt).unwrap_or_default();
-                        let len = content
-                            .iter()
-                            .rposition(|&b| !is_ws(b))
-                            .map_or(content.len(), |p| p + 1);
-                        return Token::End(content.get(..len).unwrap_or_default());
+                        return Token::End(end_name(rest, gt));
                     }
-                    // Between `<` and `>` (or `/>`).
-                    let (end, empty) = if gt >= 2 && rest.get(gt - 1) == Some(&b'/') {
-                        (gt - 1, true)
-                    } else {
-                        (gt, false)
-                    };
-                    let content = rest.get(1..end).unwrap_or_default();
-                    let name_len = content
-                        .iter()
-                        .position(|&b| is_ws(b))
-                        .unwrap_or(content.len());
+                    let (name, end, empty) = start_name(rest, gt);
                     Token::Start {
                         at: start,
-                        name: content.get(..name_len).unwrap_or_default(),
-                        attrs: self.slice(start + 1 + name_len, start + end),
+                        name,
+                        attrs: self.slice(start + 1 + name.len(), start + end),
                         empty,
                     }
                 }
+            }
+        }
+
+        /// Jumps over what cannot change the scan while the innermost open
+        /// table keeps no text: text, and every tag but those of cells and
+        /// rows, which only open or close the table's cell (`cell_open`).
+        /// Stops with the position on the `<` of anything else (a table,
+        /// heading, list item, title, style or script tag, a comment, CDATA,
+        /// DOCTYPE or processing instruction, markup that cannot be read),
+        /// for [`Tokenizer::next`] to read; or at the end of the input.
+        pub fn skip_unkept(&mut self, cell_open: &mut bool) {
+            if self.state == State::Done {
+                return;
+            }
+            let bytes = self.bytes();
+            let mut pos = self.pos;
+            loop {
+                let Some(lt) = bytes.get(pos..).and_then(|r| memchr::memchr(b'<', r)) else {
+                    self.pos = bytes.len();
+                    self.state = State::Done;
+                    return;
+                };
+                let at = pos + lt;
+                let rest = bytes.get(at..).unwrap_or_default();
+                let gt = match rest.get(1) {
+                    Some(b'!' | b'?') | None => None,
+                    Some(_) => tag_end(rest),
+                };
+                let Some(gt) = gt else {
+                    self.pos = at;
+                    self.state = State::Markup;
+                    return;
+                };
+                let stop = if rest.get(1) == Some(&b'/') {
+                    match tag_of(end_name(rest, gt)) {
+                        Tag::Td | Tag::Th | Tag::Tr => {
+                            *cell_open = false;
+                            false
+                        }
+                        Tag::Table | Tag::Li => true,
+                        _ => false,
+                    }
+                } else {
+                    let (name, _, empty) = start_name(rest, gt);
+                    match tag_of(name) {
+                        Tag::Td | Tag::Th => {
+                            *cell_open = !empty;
+                            false
+                        }
+                        Tag::Tr => {
+                            *cell_open = false;
+                            false
+                        }
+                        Tag::Table | Tag::Heading | Tag::Li | Tag::Title | Tag::Skip => true,
+                        Tag::Br | Tag::Block | Tag::Other => false,
+                    }
+                };
+                if stop {
+                    self.pos = at;
+                    self.state = State::Markup;
+                    return;
+                }
+                pos = at + gt + 1;
             }
         }
 
@@ -1048,19 +1141,46 @@ mod tokens {
         }
     }
 
+    /// The name of the end tag `rest` starts with (`>` at `gt`): between
+    /// `</` and `>`, trailing whitespace dropped.
+    fn end_name(rest: &[u8], gt: usize) -> &[u8] {
+        let content = rest.get(2..gt).unwrap_or_default();
+        let len = content
+            .iter()
+            .rposition(|&b| !is_ws(b))
+            .map_or(content.len(), |p| p + 1);
+        content.get(..len).unwrap_or_default()
+    }
+
+    /// The start tag `rest` starts with (`>` at `gt`): its name (up to the
+    /// first whitespace), the offset where its content ends (before `>` or
+    /// `/>`) and whether it is empty (`/>`).
+    fn start_name(rest: &[u8], gt: usize) -> (&[u8], usize, bool) {
+        let (end, empty) = if gt >= 2 && rest.get(gt - 1) == Some(&b'/') {
+            (gt - 1, true)
+        } else {
+            (gt, false)
+        };
+        let content = rest.get(1..end).unwrap_or_default();
+        let name_len = content
+            .iter()
+            .position(|&b| is_ws(b))
+            .unwrap_or(content.len());
+        (content.get(..name_len).unwrap_or_default(), end, empty)
+    }
+
     /// Offset of the `>` that closes the tag at the start of `rest` (`>`
     /// inside quoted attribute values does not count).
     fn tag_end(rest: &[u8]) -> Option<usize> {
-        let mut quote = 0u8;
-        for (i, &b) in rest.iter().enumerate() {
-            match (quote, b) {
-                (0, b'>') => return Some(i),
-                (0, b'\'' | b'"') => quote = b,
-                (q, b) if q == b => quote = 0,
-                _ => {}
+        let mut i = 0;
+        loop {
+            let at = i + memchr::memchr3(b'>', b'"', b'\'', rest.get(i..)?)?;
+            let quote = *rest.get(at)?;
+            if quote == b'>' {
+                return Some(at);
             }
+            i = at + 2 + memchr::memchr(quote, rest.get(at + 1..)?)?;
         }
-        None
     }
 
     /// The quote left open at the end of an unclosed tag, or 0.
@@ -1103,7 +1223,7 @@ mod tokens {
 mod tests {
     use super::*;
 
-    fn tables(html: &str) -> Vec<Table> {
+    fn tables(html: &str) -> Vec<Table<'_>> {
         let mut out = Vec::new();
         scan(html, |_| true, |t| out.push(t));
         out
@@ -1117,7 +1237,7 @@ mod tests {
         let rows: Vec<Vec<&str>> = t[0]
             .rows
             .iter()
-            .map(|r| r.cells.iter().map(|c| c.text.as_str()).collect())
+            .map(|r| r.cells.iter().map(|c| c.text.as_ref()).collect())
             .collect();
         assert_eq!(rows, [vec!["a", "b"], vec!["c"]]);
     }
@@ -1163,7 +1283,7 @@ mod tests {
         let t = tables(html);
         assert_eq!(t.len(), 1);
         assert_eq!(t[0].summary, "a > b");
-        let cells: Vec<&str> = t[0].rows[0].cells.iter().map(|c| c.text.as_str()).collect();
+        let cells: Vec<&str> = t[0].rows[0].cells.iter().map(|c| c.text.as_ref()).collect();
         assert_eq!(cells, ["<td>", "2"]);
     }
 
@@ -1185,6 +1305,39 @@ mod tests {
         );
         assert!(!out[0].complete);
         assert_eq!(out[0].rows[0].cells.len(), 1);
+    }
+
+    #[test]
+    fn a_quoted_gt_past_the_first_bytes_of_a_long_tag_does_not_end_it() {
+        // The quote opens inside the bytes read one by one and closes after.
+        let pad = "x".repeat(40);
+        for keep in [true, false] {
+            let html = format!(
+                "<p>T<table><tr><td title=\"{pad} > <td>\">1</td><td>2</td></tr></table><p>U<table><tr><td>3</td></tr></table>"
+            );
+            let mut out = Vec::new();
+            scan(&html, |t| keep || t == "U", |t| out.push(t));
+            let cells: Vec<usize> = out
+                .iter()
+                .map(|t| t.rows.iter().map(|r| r.cells.len()).sum())
+                .collect();
+            assert_eq!(cells, if keep { [2, 1] } else { [0, 1] });
+        }
+    }
+
+    #[test]
+    fn a_heading_inside_an_unkept_table_still_closes_it() {
+        let mut out = Vec::new();
+        scan(
+            "<p>Skip<table><tr><td><b>x</b><h3>Keep</h3><table><tr><td>1</td></tr></table>",
+            |t| t == "Keep",
+            |t| out.push(t),
+        );
+        let got: Vec<(&str, usize, bool)> = out
+            .iter()
+            .map(|t| (t.title.as_str(), t.rows.len(), t.complete))
+            .collect();
+        assert_eq!(got, [("Skip", 0, true), ("Keep", 1, true)]);
     }
 
     #[test]

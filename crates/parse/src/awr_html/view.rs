@@ -7,12 +7,12 @@ use crate::num::{Num, Suffix, parse_num};
 
 /// A table split into header names and data rows.
 pub struct View<'a> {
-    pub table: &'a Table,
+    pub table: &'a Table<'a>,
     /// Leaf column names, lowercased, one per column (colspans expanded).
     pub cols: Vec<String>,
     /// Parent header (row above the leaf row), lowercased, per column.
     pub parents: Vec<String>,
-    pub data: Vec<&'a Row>,
+    pub data: Vec<&'a Row<'a>>,
     /// Section name used in `src` and warnings.
     pub section: String,
 }
@@ -32,7 +32,7 @@ fn expand(row: &Row) -> Vec<String> {
 }
 
 impl<'a> View<'a> {
-    pub fn new(table: &'a Table, section: &str) -> Self {
+    pub fn new(table: &'a Table<'a>, section: &str) -> Self {
         let headers: Vec<&Row> = table.rows.iter().filter(|r| is_header_row(r)).collect();
         let cols = headers.last().map(|r| expand(r)).unwrap_or_default();
         let parents = if headers.len() >= 2 {
@@ -84,9 +84,9 @@ impl<'a> View<'a> {
 }
 
 /// Cell text of column `i` in `row` (data rows have no colspans in AWR).
-pub fn text(row: &Row, i: Option<usize>) -> Option<&str> {
+pub fn text<'r>(row: &'r Row<'_>, i: Option<usize>) -> Option<&'r str> {
     let c: &Cell = row.cells.get(i?)?;
-    Some(c.text.as_str())
+    Some(c.text.as_ref())
 }
 
 /// Non-empty cell text as an owned string.

@@ -97,6 +97,15 @@ pub fn injected() -> Analysis {
         p(&mut s.tablespace);
         s.subobject = Some(both.clone());
         s.sql = Some(format!("ALTER INDEX \"{both}\" REBUILD;"));
+        for q in &mut s.statements {
+            p(&mut q.sql_id);
+            q.module = Some(both.clone());
+            q.text = Some(both.clone());
+            q.maintenance = Some(both.clone());
+        }
+        if let Some(w) = &mut s.set_aside {
+            p(w);
+        }
     }
     if let Some(fc) = &mut a.flash_cache {
         p(&mut fc.reason);

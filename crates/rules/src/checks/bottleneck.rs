@@ -7,39 +7,133 @@ use serde::Deserialize;
 
 use super::{Check, Ctx, Hit, derived};
 use crate::util::{f0, f1};
-use awrflash_facts::MULTIBLOCK;
+use awrflash_facts::{CpuSignalKind, MULTIBLOCK};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CpuSaturated {
     busy_pct_warning: f64,
     busy_pct_critical: f64,
+    paging_mb_s_note: f64,
+}
+
+/// A CPU signal's evidence label and unit, and how its figure becomes a
+/// utilisation.
+fn signal_unit(k: CpuSignalKind) -> (&'static str, &'static str, &'static str) {
+    match k {
+        CpuSignalKind::HostBusy => ("host CPU busy", "%", "host busy as read"),
+        CpuSignalKind::RunQueue => (
+            "processes waiting for a CPU (OS_CPU_WAIT_TIME per second)",
+            "processes",
+            "the M/M/c utilisation (Sakasegawa) whose mean queue is this many processes on the cores",
+        ),
+        CpuSignalKind::Load => (
+            "OS load",
+            "processes",
+            "the M/M/c utilisation (Sakasegawa) whose processes in service plus waiting add up to the load on the cores",
+        ),
+        CpuSignalKind::Unaccounted => (
+            "DB time on neither CPU nor a wait",
+            "s",
+            "the M/M/c utilisation (Sakasegawa) whose mean queue is this time per second of elapsed on the cores",
+        ),
+        CpuSignalKind::ResourceManager => (
+            "resmgr:cpu quantum % DB time",
+            "%",
+            "the M/M/c utilisation (Sakasegawa) whose mean queue is resmgr:cpu quantum time per second of elapsed on cpu_count (else the cores)",
+        ),
+        CpuSignalKind::CpuLimit => (
+            "cpu_count limit",
+            "CPUs",
+            "(DB CPU + background cpu time) / elapsed / cpu_count",
+        ),
+    }
 }
 
 impl Check for CpuSaturated {
     fn check(&self, ctx: &Ctx) -> Vec<Hit> {
-        let Some(busy) = &ctx.w.host_busy_pct else {
+        let h = ctx.w.cpu_headroom();
+        let Some(top) = h.decisive() else {
             return Vec::new();
         };
-        if busy.value < self.busy_pct_warning {
+        let used = top.util * 100.0;
+        if used < self.busy_pct_warning {
             return Vec::new();
         }
-        let headroom = (100.0 - busy.value).max(0.0);
-        let mut h = Hit::new(format!(
-            "The host CPUs are {}% busy. By the bottleneck law a faster storage device can raise throughput of scans and parallel work by at most the CPU headroom ({}%); OLTP kept about 30% more throughput at CPU saturation in the seed's tests because fewer processes were needed.",
-            f1(busy.value),
+        let headroom = (100.0 - used).max(0.0);
+        let others: Vec<&str> = h
+            .signals
+            .iter()
+            .filter(|s| s.kind != top.kind && s.util * 100.0 >= self.busy_pct_warning)
+            .map(|s| s.label.as_str())
+            .collect();
+        let mut msg = format!(
+            "The CPUs are about {}% used ({}). By the bottleneck law a faster storage device can raise throughput of scans and parallel work by at most the CPU headroom ({}%); OLTP kept about 30% more throughput at CPU saturation in the seed's tests because fewer processes were needed.",
+            f0(used),
+            top.label,
             f1(headroom)
-        ))
-        .ev(busy.evidence("host CPU busy", "%"))
-        .ev_opt(ctx.w.db_cpu_s.as_ref().map(|c| c.evidence("DB CPU", "s")))
-        .fix(
-            "Treat CPU as the first bottleneck: tune the top SQL by CPU or add cores before expecting a storage change to pay off; expect at most the headroom for DSS and about 1.3x throughput for OLTP.",
-            Vec::new(),
         );
-        if busy.value >= self.busy_pct_critical {
-            h = h.severity(Severity::Critical);
+        if !others.is_empty() {
+            msg.push_str(&format!(" Also saturated: {}.", others.join("; ")));
         }
-        vec![h]
+        if top.kind != CpuSignalKind::HostBusy
+            && let Some(b) = &ctx.w.host_busy_pct
+        {
+            msg.push_str(&format!(
+                " Host busy alone reads {}%{}: it does not show the queue.",
+                f1(b.value),
+                match (h.smt, &h.core_busy_pct) {
+                    (Some(t), Some(cb)) => format!(
+                        " of {} logical CPUs ({} threads per core; {}% of core time)",
+                        f0(h.logical.unwrap_or(0.0)),
+                        f0(t),
+                        f0(cb.value)
+                    ),
+                    _ => String::new(),
+                }
+            ));
+        }
+        if let Some(u) = &h.unaccounted_s
+            && h.queue_s() > 0.0
+        {
+            msg.push_str(&format!(
+                " {}% of DB time is on neither CPU nor a wait: sessions queued for a CPU.",
+                f1(awrflash_facts::ratio(u.value * 100.0, ctx.w.db_time()))
+            ));
+        }
+        if let Some(pg) = &h.paging_mb_s
+            && pg.value >= self.paging_mb_s_note
+        {
+            msg.push_str(&format!(
+                " The host also pages {} MB/s (VM_IN_BYTES + VM_OUT_BYTES): a memory shortage the CPUs pay for.",
+                f1(pg.value)
+            ));
+        }
+        let mut hit = Hit::new(msg);
+        for s in &h.signals {
+            let (label, unit, how) = signal_unit(s.kind);
+            hit = hit.ev(s.figure.evidence(label, unit));
+            if s.kind != CpuSignalKind::HostBusy {
+                hit = hit.ev(derived(
+                    &format!("CPU utilisation implied by {label}"),
+                    s.util * 100.0,
+                    "%",
+                    how,
+                ));
+            }
+        }
+        hit = hit
+            .ev_opt(h.core_busy_pct.as_ref().map(|c| c.evidence("host busy as a share of core time", "%")))
+            .ev_opt(h.paging_mb_s.as_ref().map(|p| p.evidence("paging", "MB/s")))
+            .ev_opt(ctx.w.db_cpu_s.as_ref().map(|c| c.evidence("DB CPU", "s")))
+            .fix(
+                "Treat CPU as the first bottleneck: tune the top SQL by CPU, raise the CPU entitlement or limit (LPAR entitlement and virtual processors, cpu_count, the Resource Manager plan) or add cores before expecting a storage change to pay off; expect at most the headroom for DSS and about 1.3x throughput for OLTP.",
+                Vec::new(),
+            );
+        if used >= self.busy_pct_critical {
+            hit = hit.severity(Severity::Critical);
+        }
+        vec![hit]
     }
 }
 

@@ -18,6 +18,7 @@ pub struct FlashCacheCandidate {
     advisory_read_factor_max: f64,
     free_buffer_share_pct_max: f64,
     gain_pct_min: f64,
+    advisory_fit_r2_min: f64,
 }
 
 /// A flash cache recommendation (the plan keeps the one it makes).
@@ -38,6 +39,12 @@ pub fn existing_flash_cache(w: &IntervalFacts) -> bool {
 }
 
 impl FlashCacheCandidate {
+    /// The R^2 a Buffer Pool Advisory fit needs before the projection
+    /// extrapolates it.
+    pub fn fit_r2_min(&self) -> f64 {
+        self.advisory_fit_r2_min
+    }
+
     /// Ok(choice) or Err(reason it is not recommended).
     pub fn assess(&self, ctx: &Ctx) -> Result<FcChoice, String> {
         let w = ctx.w;
@@ -110,7 +117,10 @@ impl FlashCacheCandidate {
             ));
         }
         let Some(size) = plan.size_gb else {
-            return Err("no flash cache size projected".into());
+            return Err(ctx.plan.fit_refused.as_deref().map_or_else(
+                || "no flash cache size projected".to_string(),
+                |r| r.trim_start_matches("not recommended: ").to_string(),
+            ));
         };
         let key = ctx
             .plan
@@ -379,49 +389,171 @@ impl Check for FlashCacheJudged {
 #[serde(deny_unknown_fields)]
 pub struct ExadataOptimized {
     optimized_pct_low: f64,
+    log_file_sync_share_pct_min: f64,
+    write_wait_share_pct_min: f64,
+    write_share_pct_min: f64,
+    redo_write_ms_slow: f64,
+    keep_sql_max: usize,
 }
 
 impl Check for ExadataOptimized {
     fn check(&self, ctx: &Ctx) -> Vec<Hit> {
         let w = ctx.w;
-        let cell_hits = w.stat_total("cell flash cache read hits");
-        let optimized = w.stat_total("physical read requests optimized");
-        let total = w.stat_total("physical read total IO requests");
         if !on_exadata(w) {
             return Vec::new();
         }
-        let Some(total) = total.filter(|t| t.value > 0.0) else {
+        let Some(cf) = crate::platform::cell_flash_share(w) else {
             return Vec::new();
         };
-        let opt = optimized
-            .clone()
-            .or_else(|| cell_hits.clone())
-            .map_or(0.0, |n| n.value);
-        let pct = (opt * 100.0 / total.value).min(100.0);
-        let el = w.elapsed();
-        let unopt_s = ratio((total.value - opt).max(0.0), el);
-        let mut h = Hit::new(format!(
-            "Exadata: {}% of read requests are already optimized (served by the cell flash cache or storage indexes); {} unoptimized read requests per second remain on disk. Only those can still gain from flash: rank segments by UnOptimized Reads.",
-            f1(pct),
+        let unopt_s = ratio((cf.total.value - cf.served.value).max(0.0), w.elapsed());
+        let mut msg = format!(
+            "Exadata: cell flash already serves {}% of read requests ({} / {}); {} unoptimized read requests per second remain on disk. Only what the cell flash does not yet cover is left to advise:",
+            f1(cf.pct),
+            cf.served_stat,
+            "physical read total IO requests",
             f0(unopt_s)
-        ))
-        .severity(Severity::Info)
-        .ev(total.evidence("physical read total IO requests", "requests"))
-        .ev_opt(optimized.map(|n| n.evidence("physical read requests optimized", "requests")))
-        .ev_opt(cell_hits.map(|n| n.evidence("cell flash cache read hits", "hits")))
-        .ev(derived("optimized share of read requests", pct, "%", "optimized requests / total read requests"));
-        if pct < self.optimized_pct_low {
-            h = h.severity(Severity::Warning).fix(
-                "Most reads miss the cell flash cache: check CELL_FLASH_CACHE KEEP for the hottest segments (Segments by UnOptimized Reads) and the flash cache size per cell.",
-                vec!["ALTER TABLE <owner>.<hot_table> STORAGE (CELL_FLASH_CACHE KEEP);".into()],
+        );
+        let mut h = Hit::new(String::new())
+            .severity(Severity::Info)
+            .ev(cf
+                .total
+                .evidence("physical read total IO requests", "requests"))
+            .ev(cf.served.evidence(cf.served_stat, "requests"))
+            .ev(derived(
+                "read requests served by cell flash",
+                cf.pct,
+                "%",
+                &format!("{} / physical read total IO requests", cf.served_stat),
+            ));
+        let mut fix = Vec::new();
+        let mut sql = Vec::new();
+        let mut warn = cf.pct < self.optimized_pct_low;
+        // Unoptimized reads: the hot segments by unoptimized reads.
+        let keep = ctx
+            .plan
+            .options
+            .iter()
+            .find(|o| o.key == crate::projection::exadata::KEEP);
+        let segs: Vec<_> = ctx
+            .plan
+            .ranked
+            .list
+            .iter()
+            .filter(|s| s.fits_budget != Some(false))
+            .collect();
+        if let Some(o) = keep {
+            let (lo, hi) = (
+                (1.0 - o.projection.response_ratio_high) * 100.0,
+                (1.0 - o.projection.response_ratio_low) * 100.0,
             );
-        } else {
-            h = h.fix(
-                "The cell flash cache already serves most reads; gains from more flash are limited to the unoptimized remainder.",
-                Vec::new(),
-            );
+            if hi < 1.0 {
+                msg.push_str(" (1) unoptimized reads: so few remain that serving them from cell flash would save under 1% of DB time.");
+            } else {
+                msg.push_str(&format!(
+                    " (1) unoptimized reads: {} would cut DB time by {}-{}%.",
+                    crate::verdict::lower_first(&o.title),
+                    f0(lo),
+                    f0(hi)
+                ));
+            }
+            if segs.is_empty() {
+                fix.push("Find the segments with most unoptimized reads (Segments by UnOptimized Reads) and set CELL_FLASH_CACHE KEEP on them (002: use AWR to find the objects with most physical reads).".to_string());
+            } else {
+                fix.push(format!(
+                    "Set CELL_FLASH_CACHE KEEP on the {} segments with most unoptimized reads (002: use AWR to find the objects with most physical reads); KEEP takes cell flash from other data, so keep the list short.",
+                    segs.len().min(self.keep_sql_max)
+                ));
+                sql.extend(
+                    segs.iter()
+                        .take(self.keep_sql_max)
+                        .filter_map(|s| s.sql.clone()),
+                );
+            }
         }
-        vec![h]
+        // Redo: Smart Flash Log.
+        if let Some(lfs) = w.event("log file sync")
+            && lfs.pct_db_time >= self.log_file_sync_share_pct_min
+        {
+            let lfpw = w.background("log file parallel write");
+            let slow = lfpw
+                .as_ref()
+                .is_none_or(|e| e.avg_ms >= self.redo_write_ms_slow);
+            msg.push_str(&format!(
+                " (2) redo: log file sync takes {}% of DB time ({} ms{}).",
+                f1(lfs.pct_db_time),
+                f2(lfs.avg_ms),
+                lfpw.as_ref()
+                    .map(|e| format!("; log file parallel write {} ms", f2(e.avg_ms)))
+                    .unwrap_or_default()
+            ));
+            h = h.ev(row_ev(
+                "log file sync share of DB time".into(),
+                lfs.pct_db_time,
+                "%",
+                lfs.src.clone(),
+            ));
+            if let Some(e) = &lfpw {
+                h = h.ev(row_ev(
+                    "log file parallel write average".into(),
+                    e.avg_ms,
+                    "ms",
+                    e.src.clone(),
+                ));
+            }
+            if slow {
+                warn = true;
+                fix.push("Check that Smart Flash Log is on and healthy on every cell (CellCLI LIST FLASHLOG; default from storage software 11.2.2.4): it acknowledges each redo write from flash or disk, whichever finishes first (004: redo on flash took log file sync out of the top events).".to_string());
+            } else {
+                msg.push_str(" The redo write is already flash-fast, so Smart Flash Log can shorten little: the rest of log file sync is commit rate and LGWR scheduling, not storage.");
+            }
+        }
+        // Writes: write-back flash cache.
+        let ww = w.share_pct(&["free buffer waits", "write complete waits"]);
+        let write_share = match (&w.read_iops, &w.write_iops) {
+            (Some(r), Some(wr)) if r.value + wr.value > 0.0 => {
+                Some(ratio(wr.value * 100.0, r.value + wr.value))
+            }
+            _ => None,
+        };
+        let heavy = write_share.filter(|s| *s >= self.write_share_pct_min);
+        if ww >= self.write_wait_share_pct_min || heavy.is_some() {
+            warn = true;
+            msg.push_str(" (3) writes:");
+            if ww >= self.write_wait_share_pct_min {
+                msg.push_str(&format!(
+                    " free buffer and write complete waits take {}% of DB time: DBWR cannot write fast enough.",
+                    f1(ww)
+                ));
+                h = h.ev(derived(
+                    "free buffer and write complete waits share of DB time",
+                    ww,
+                    "%",
+                    "sum of free buffer waits and write complete waits / DB time",
+                ));
+            }
+            if let Some(s) = heavy {
+                msg.push_str(&format!(
+                    " writes are {}% of I/O requests: a write-heavy load the write-through cell flash does not serve.",
+                    f1(s)
+                ));
+                h = h.ev(derived(
+                    "write share of I/O requests",
+                    s,
+                    "%",
+                    "write requests/s / (read + write requests/s)",
+                ));
+            }
+            fix.push("Run the cells' flash cache in write-back mode (CellCLI ALTER CELL flashCacheMode = WriteBack) if it is write-through (001: free buffer waits are DBWR not keeping up; 003: the flash cache serves read-mostly work, so write-through mode leaves writes on disk).".to_string());
+        }
+        fix.push("No seed covers I/O Resource Management: awrflash does not read the report's Exadata sections, so check Top Databases by Requests there; if several databases share these cells, an IORM plan (flashCacheMin, flashCacheLimit) keeps another database from taking this one's cell flash.".to_string());
+        if warn {
+            h = h.severity(Severity::Warning);
+        }
+        if let Some(best) = ctx.plan.options.first() {
+            h = h.projection(Some(best.projection.clone()));
+        }
+        h.message = msg;
+        vec![h.fix(fix.join(" "), sql)]
     }
 }
 
@@ -441,6 +573,11 @@ pub fn on_exadata(w: &IntervalFacts) -> bool {
 pub fn flash_cache_unavailable(w: &IntervalFacts) -> Option<String> {
     if on_exadata(w) {
         return Some("Database Smart Flash Cache is not offered on Exadata, where the cell flash cache plays its role.".into());
+    }
+    if let crate::platform::Platform::Service(why) = crate::platform::detect(w) {
+        return Some(format!(
+            "Database Smart Flash Cache needs a flash device on the host, and a managed service gives no host access ({why})."
+        ));
     }
     // A report without the platform (Statspack, some text reports) keeps
     // the option; the plan notes the platform requirement on it.

@@ -3,7 +3,9 @@
 //! check's struct (`deny_unknown_fields`), its doc and its citations.
 
 mod bottleneck;
+mod dataguard;
 mod flashcache;
+mod objects;
 mod reads;
 mod redo;
 mod segments;
@@ -11,7 +13,7 @@ mod writes;
 
 pub use bottleneck::low_load;
 pub use flashcache::{FlashCacheCandidate, flash_cache_sql, flash_cache_unavailable, on_exadata};
-pub use redo::{RedoAdvice, redo_advice};
+pub use redo::{RedoAdvice, redo_advice, verdict_sentence as redo_verdict_sentence};
 
 use awrflash_model::{
     Evidence, Finding, IostatCapture, Projection, Recommendation, SegmentSizes, Severity,
@@ -132,14 +134,17 @@ registry! {
     "AF006" => crate::window::Thresholds,
     "AF010" => reads::SingleBlockReads,
     "AF011" => reads::ReadsPerExecution,
+    "AF012" => objects::RepeatedScans,
     "AF020" => reads::MultiblockScans,
     "AF030" => segments::HotSegments,
     "AF031" => segments::HotTablespaces,
+    "AF032" => objects::MaintenanceReads,
     "AF040" => segments::TempIo,
     "AF041" => segments::UndoIo,
     "AF042" => segments::RecoveryAreaIo,
     "AF050" => redo::RedoStorage,
     "AF051" => redo::CommitNotStorage,
+    "AF055" => dataguard::DataGuardPrimary,
     "AF060" => writes::DbwrWriteBound,
     "AF061" => writes::FlashCacheWriteComplete,
     "AF070" => flashcache::FlashCacheCandidate,

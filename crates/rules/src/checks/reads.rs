@@ -44,14 +44,38 @@ impl Check for SingleBlockReads {
             .flash
             .service_ms(IoKind::Read, w.block_size / 1024.0, 1.0);
         let opt = option(ctx, &["hot-segments", "whole-db"]);
-        let mut h = Hit::new(format!(
-            "Single-block reads take {}% of DB time ({} reads at {} ms on average): disk-like latency on small random reads, the strongest case for flash, where such a read takes about {} ms ({} at low load).",
-            f1(share),
-            f0(waits),
-            f2(avg),
-            f2(flash_ms),
-            ctx.flash.name
-        ));
+        // Where the device's own time is known, the wait is split: the
+        // device part is what flash shortens (the projection's split).
+        let split = awrflash_facts::SPLIT_EVENTS
+            .iter()
+            .find_map(|n| w.device_split(n));
+        let flash_class = ctx.plan.already_flash_class.as_ref();
+        let mut h = match (&split, flash_class) {
+            (Some(_), Some(why)) => Hit::new(format!(
+                "Single-block reads take {}% of DB time ({} reads at {} ms on average), but the storage is not what makes them slow: {why}. Moving them to flash would not shorten them.",
+                f1(share),
+                f0(waits),
+                f2(avg),
+            ))
+            .severity(Severity::Info),
+            (Some(s), None) => Hit::new(format!(
+                "Single-block reads take {}% of DB time ({} reads at {} ms on average). {}; flash ({}) serves such a read in about {} ms at low load, so the device's part is what a move shortens.",
+                f1(share),
+                f0(waits),
+                f2(avg),
+                s.words(),
+                ctx.flash.name,
+                f2(flash_ms),
+            )),
+            (None, _) => Hit::new(format!(
+                "Single-block reads take {}% of DB time ({} reads at {} ms on average): disk-like latency on small random reads, the strongest case for flash, where such a read takes about {} ms ({} at low load).",
+                f1(share),
+                f0(waits),
+                f2(avg),
+                f2(flash_ms),
+                ctx.flash.name
+            )),
+        };
         for e in &evs {
             h = h
                 .ev(e.time_num().evidence(&format!("{} time", e.name), "s"))
@@ -66,6 +90,31 @@ impl Check for SingleBlockReads {
             "%",
             "sum of single-block read events / DB time",
         ));
+        if let Some(s) = &split {
+            for v in w.device.read.iter() {
+                h = h.ev(v.ms.evidence(
+                    &format!("device small-read time ({})", v.view.label()),
+                    "ms",
+                ));
+            }
+            h = h.ev(derived(
+                &format!("{} time above the device", s.event),
+                s.gap_used_ms(),
+                "ms",
+                &format!(
+                    "{} average - device small-read time ({})",
+                    s.event,
+                    s.used.view.label()
+                ),
+            ));
+        }
+        if flash_class.is_some() && split.is_some() {
+            h = h.fix(
+                "Look above the device before buying storage: the OS and HBA queue depth, multipathing, the array's front end, and the CPU run queue of the host.",
+                Vec::new(),
+            );
+            return vec![h];
+        }
         if let Some(o) = opt {
             h = h
                 .projection(Some(o.projection.clone()))
@@ -115,17 +164,24 @@ impl Check for ReadsPerExecution {
         else {
             return Vec::new();
         };
+        // Maintenance work (AF032) and full scans repeated by one statement
+        // (AF012's reads per execution) are not the gain this rule means.
+        let works = crate::sqlwork::works().unwrap_or_default();
+        let scan_min =
+            crate::catalogue::threshold("AF012", "reads_per_exec_min").unwrap_or(f64::INFINITY);
+        let mut left_out = 0usize;
         let mut heavy: Vec<_> = rows
             .iter()
             .filter_map(|r| {
-                let per = r.per_exec.or_else(|| {
-                    r.value
-                        .zip(r.executions)
-                        .map(|(v, e)| ratio(v, e))
-                        .filter(|_| r.executions.is_some_and(|e| e > 0.0))
-                })?;
-                (per >= self.reads_per_exec_min && r.executions.is_some_and(|e| e > 0.0))
-                    .then_some((r, per))
+                let per = crate::sqlwork::per_exec(r)?;
+                if per < self.reads_per_exec_min {
+                    return None;
+                }
+                if per >= scan_min || crate::sqlwork::statement_work(works, r).is_some() {
+                    left_out += 1;
+                    return None;
+                }
+                Some((r, per))
             })
             .collect();
         let pct: f64 = heavy.iter().filter_map(|(r, _)| r.pct_total).sum();
@@ -150,6 +206,12 @@ impl Check for ReadsPerExecution {
             ids.join(", ")
         ))
         .severity(Severity::Info);
+        if left_out > 0 {
+            h.message.push_str(&format!(
+                " {left_out} statement(s) left out: Oracle maintenance work (AF032) or {} or more reads per execution, full scans that gain least (AF012).",
+                f0(scan_min)
+            ));
+        }
         for (r, per) in heavy.iter().take(3) {
             let src = Some(w.src(&r.src));
             h = h.ev(awrflash_model::Evidence {

@@ -23,11 +23,61 @@ fn saved_pct(p: &awrflash_model::Projection) -> f64 {
     (1.0 - 0.5 * (p.response_ratio_low + p.response_ratio_high)) * 100.0
 }
 
+/// The listed segments' statements, as a sentence: which statements name
+/// the first few segments (a textual match on the SQL text).
+fn statements_sentence(list: &[awrflash_model::SegmentToMove]) -> String {
+    let mut parts = Vec::new();
+    for s in list.iter().take(3) {
+        let named: Vec<String> = s
+            .statements
+            .iter()
+            .take(2)
+            .map(|q| {
+                let what: Vec<String> = q
+                    .module
+                    .iter()
+                    .cloned()
+                    .chain(
+                        q.pct_of_reads
+                            .map(|p| format!("{}% of physical reads", f1(p))),
+                    )
+                    .collect();
+                if what.is_empty() {
+                    q.sql_id.clone()
+                } else {
+                    format!("{} ({})", q.sql_id, what.join(", "))
+                }
+            })
+            .collect();
+        if !named.is_empty() {
+            parts.push(format!("{} by {}", s.object, named.join(", ")));
+        }
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " Read most likely by the statements whose SQL text names them (a textual match): {}.",
+            parts.join("; ")
+        )
+    }
+}
+
+/// Whether tablespaces stand in for the segments: the report has
+/// tablespace statistics and the listed move candidates carry less of the
+/// read requests than AF031's `segment_read_share_pct_max`.
+fn tablespaces_stand_in(ctx: &Ctx) -> Option<f64> {
+    let max = crate::catalogue::threshold("AF031", "segment_read_share_pct_max").ok()?;
+    let cov = ctx.plan.ranked.read_share * 100.0;
+    let has_ts = ctx.w.report.tablespace_io.iter().any(|r| r.reads.is_some());
+    (has_ts && read_key(ctx.w).is_some() && cov < max).then_some(max)
+}
+
 impl Check for HotSegments {
     fn check(&self, ctx: &Ctx) -> Vec<Hit> {
         let w = ctx.w;
         let list = &ctx.plan.ranked.list;
-        if list.is_empty() {
+        if list.is_empty() || tablespaces_stand_in(ctx).is_some() {
             return Vec::new();
         }
         let mut names: Vec<&str> = SINGLE_BLOCK.to_vec();
@@ -37,20 +87,35 @@ impl Check for HotSegments {
             return Vec::new();
         }
         let cov = ctx.plan.ranked.read_share * 100.0;
-        let idx = list
-            .iter()
-            .filter(|s| crate::segments::is_index(&s.object_type))
-            .count();
-        let sized = list.iter().any(|s| s.size_gb.is_some());
+        let sized = list.iter().any(|s| s.saved_s_per_gb.is_some());
         let basis = read_key(w).unwrap_or("physical_writes").replace('_', " ");
+        let saved: f64 = list
+            .iter()
+            .filter(|s| s.fits_budget != Some(false))
+            .filter_map(|s| s.saved_s)
+            .sum();
         let mut msg = format!(
-            "{} segments carry {}% of the database's read requests (ranked by {}; {} of them indexes, listed first since random index access gains most). Reads are {}% of DB time.",
+            "{} segments carry {}% of the database's read requests ({}) and would save about {} s of DB time on flash ({}% of it): ranked by projected time saved{}, indexes first only on ties. Reads are {}% of DB time.",
             list.len(),
             f1(cov),
             basis,
-            idx,
+            f0(saved),
+            f1(ratio(saved, w.db_time()) * 100.0),
+            if sized { " per GB" } else { "" },
             f1(read_share)
         );
+        msg.push_str(&statements_sentence(list));
+        let set_aside = &ctx.plan.ranked.set_aside;
+        if !set_aside.is_empty() {
+            let names: Vec<String> = set_aside
+                .iter()
+                .map(|s| format!("{}.{}", s.owner, s.object))
+                .collect();
+            msg.push_str(&format!(
+                " Set aside, not moved: {} (read mainly by Oracle maintenance or monitoring work, see AF032).",
+                names.join(", ")
+            ));
+        }
         if sized {
             let total: f64 = list
                 .iter()
@@ -58,7 +123,7 @@ impl Check for HotSegments {
                 .filter_map(|s| s.size_gb)
                 .sum();
             msg.push_str(&format!(
-                " Ranked by I/O density (requests/s per GB) from the segment sizes; {} GB chosen{}.",
+                " Sizes from the segment list: {} GB chosen{}.",
                 f1(total),
                 ctx.opts
                     .flash_capacity_gb
@@ -68,22 +133,33 @@ impl Check for HotSegments {
         }
         let mut h = Hit::new(msg);
         for s in list.iter().take(self.listed_max) {
-            if let Some(v) = s.read_requests {
-                h = h.ev(awrflash_model::Evidence {
-                    label: format!("{}.{} read requests", s.owner, s.object),
-                    value: awrflash_facts::round(v),
-                    unit: "requests".into(),
-                    src: s.src.clone(),
-                    derived_from: None,
-                });
-            }
+            // A segment pulled in from the write list shows its writes.
+            let (v, what) = match (s.read_requests, s.physical_writes) {
+                (Some(v), _) => (v, "read requests"),
+                (None, Some(v)) => (v, "physical writes"),
+                (None, None) => continue,
+            };
+            h = h.ev(awrflash_model::Evidence {
+                label: format!("{}.{} {what}", s.owner, s.object),
+                value: awrflash_facts::round(v),
+                unit: what.split(' ').next_back().unwrap_or(what).into(),
+                src: s.src.clone(),
+                derived_from: None,
+            });
         }
-        h = h.ev(derived(
-            "read requests covered by the listed segments",
-            cov,
-            "%",
-            "sum of the segments' % of total",
-        ));
+        h = h
+            .ev(derived(
+                "read requests covered by the listed segments",
+                cov,
+                "%",
+                "sum of the segments' % of total",
+            ))
+            .ev(derived(
+                "DB time the listed segments would save",
+                saved,
+                "s",
+                "each segment's % of read requests x the projected saving of all read waits, plus its % of physical writes x that of all write waits (the whole-database option's steps)",
+            ));
         let mut sql = vec![format!(
             "CREATE TABLESPACE {FLASH_TS} DATAFILE '+FLASH' SIZE 10G AUTOEXTEND ON; -- on the flash device"
         )];
@@ -104,7 +180,7 @@ impl Check for HotSegments {
         h = h
             .projection(p)
             .fix(
-                "Create a tablespace on flash and move these segments there, indexes first (online rebuild/move where the release allows).",
+                "Create a tablespace on flash and move these segments there, in the order listed (online rebuild/move where the release allows).",
                 sql,
             );
         vec![h]
@@ -121,12 +197,20 @@ pub struct HotTablespaces {
     read_share_pct_min: f64,
     listed_max: usize,
     gain_pct_min: f64,
+    segment_read_share_pct_max: f64,
+    flat_ratio_max: f64,
 }
 
 impl Check for HotTablespaces {
     fn check(&self, ctx: &Ctx) -> Vec<Hit> {
         let w = ctx.w;
-        if read_key(w).is_some() || w.report.tablespace_io.is_empty() {
+        // Without segment statistics, or when the listed move candidates
+        // carry little of the reads, the tablespaces stand in.
+        let no_segments = read_key(w).is_none();
+        let seg_cov = ctx.plan.ranked.read_share * 100.0;
+        if w.report.tablespace_io.is_empty()
+            || !(no_segments || seg_cov < self.segment_read_share_pct_max)
+        {
             return Vec::new();
         }
         let mut names: Vec<&str> = SINGLE_BLOCK.to_vec();
@@ -146,20 +230,85 @@ impl Check for HotTablespaces {
         {
             return Vec::new();
         }
-        let mut rows: Vec<&FileIoRow> = w.report.tablespace_io.iter().collect();
+        // Tempfiles are AF040's and cannot be moved as datafiles.
+        let mut rows: Vec<&FileIoRow> = w
+            .report
+            .tablespace_io
+            .iter()
+            .filter(|r| r.reads.is_some_and(|v| v > 0.0))
+            .filter(|r| !r.tablespace.to_ascii_uppercase().contains("TEMP"))
+            .collect();
         rows.sort_by(|a, b| {
             b.reads
                 .unwrap_or(0.0)
                 .total_cmp(&a.reads.unwrap_or(0.0))
                 .then(a.tablespace.cmp(&b.tablespace))
         });
-        let top: Vec<&FileIoRow> = rows.into_iter().take(self.listed_max).collect();
-        let cov: f64 = top.iter().filter_map(|r| r.reads).sum::<f64>() * 100.0 / total;
-        let names_list: Vec<String> = top.iter().map(|r| r.tablespace.clone()).collect();
+        // The busiest tablespaces up to the coverage the segments aim at.
+        let mut top: Vec<&FileIoRow> = Vec::new();
+        let mut cum = 0.0;
+        for r in rows {
+            if top.len() >= self.listed_max
+                || (cum >= crate::projection::SEGMENT_COVERAGE_PCT && !top.is_empty())
+            {
+                break;
+            }
+            cum += r.reads.unwrap_or(0.0) * 100.0 / total;
+            top.push(r);
+        }
+        if top.is_empty() {
+            return Vec::new();
+        }
+        let cov = cum;
+        let unit = &ctx.plan.ranked.unit;
+        let el = w.elapsed();
+        let rate = |r: &FileIoRow| {
+            r.reads_per_s
+                .or_else(|| r.reads.filter(|_| el > 0.0).map(|v| v / el))
+        };
+        let parts: Vec<String> = top
+            .iter()
+            .map(|r| {
+                let pct = r.reads.unwrap_or(0.0) * 100.0 / total;
+                format!(
+                    "{} ({}{}% of reads, about {} s saved)",
+                    r.tablespace,
+                    rate(r)
+                        .map(|v| format!("{} reads/s, ", f0(v)))
+                        .unwrap_or_default(),
+                    f1(pct),
+                    f0(unit.saved(pct, 0.0))
+                )
+            })
+            .collect();
+        let saved = unit.saved(cov, 0.0);
+        let rates: Vec<f64> = top.iter().filter_map(|r| rate(r)).collect();
+        let lo = rates.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = rates.iter().copied().fold(0.0, f64::max);
+        let flat = rates.len() >= 3 && lo > 0.0 && hi / lo <= self.flat_ratio_max;
+        let why = if no_segments {
+            "The report has no segment statistics (Statspack below level 7, or the sections are missing), so tablespaces and their files stand in".to_string()
+        } else {
+            format!(
+                "The listed segments carry only {}% of the read requests (under the {}% at which moving single segments pays){}, so tablespaces and their files stand in",
+                f1(seg_cov),
+                f0(self.segment_read_share_pct_max),
+                if flat {
+                    format!(
+                        " and the load is flat: the busiest tablespaces read {}-{} reads/s each",
+                        f0(lo),
+                        f0(hi)
+                    )
+                } else {
+                    String::new()
+                }
+            )
+        };
         let mut h = Hit::new(format!(
-            "The report has no segment statistics (Statspack below level 7, or the sections are missing), so tablespaces and files stand in: {} carry {}% of the reads. Reads are {}% of DB time.",
-            names_list.join(", "),
+            "{why}: {} carry {}% of the reads and would save about {} s of DB time on flash. Reads are {}% of DB time.",
+            parts.join(", "),
             f1(cov),
+            f0(saved),
             f1(read_share)
         ));
         for r in &top {
@@ -180,14 +329,41 @@ impl Check for HotTablespaces {
                 ));
             }
         }
+        h = h.ev(derived(
+            "DB time the listed tablespaces would save",
+            saved,
+            "s",
+            "the tablespaces' % of read requests x the projected saving of all read waits (the whole-database option's steps)",
+        ));
+        let names_list: Vec<String> = top.iter().map(|r| r.tablespace.clone()).collect();
         let sql = datafile_moves(w, &names_list);
         h = h
             .projection(whole)
             .fix(
-                "Move the datafiles of these tablespaces to flash (online datafile move from 12c; RMAN backup as copy + switch before), or take a level 7 snapshot/AWR with segment statistics to move single segments instead.",
+                "Move the datafiles of these tablespaces to flash (online datafile move from 12.1, keeping each file's size; RMAN backup as copy and switch before), or, without segment statistics, take a level 7 snapshot/AWR with segment statistics to move single segments instead.",
                 sql,
             );
         vec![h]
+    }
+}
+
+/// The move of one datafile: online from 12.1 (the file keeps its size),
+/// else the RMAN copy-and-switch steps. `+FLASH` stands for the flash disk
+/// group or directory.
+fn datafile_move(w: &IntervalFacts, file: &str) -> String {
+    // ALTER DATABASE MOVE DATAFILE is 12.1 and later.
+    if crate::segments::release_at_least(w, 12, 1) {
+        format!(
+            "ALTER DATABASE MOVE DATAFILE {} TO '+FLASH'; -- +FLASH: the flash disk group or directory",
+            lit(file)
+        )
+    } else {
+        let f = lit(file);
+        format!(
+            "-- before 12.1, in RMAN: BACKUP AS COPY DATAFILE {f} FORMAT '+FLASH'; SQL {}; SWITCH DATAFILE {f} TO COPY; RECOVER DATAFILE {f}; SQL {};",
+            lit(&format!("ALTER DATABASE DATAFILE {f} OFFLINE")),
+            lit(&format!("ALTER DATABASE DATAFILE {f} ONLINE"))
+        )
     }
 }
 
@@ -208,15 +384,18 @@ fn datafile_moves(w: &IntervalFacts, tablespaces: &[String]) -> Vec<String> {
             .iter()
             .map(|t| {
                 format!(
-                    "-- tablespace {t}: ALTER DATABASE MOVE DATAFILE '<file of {t}>' TO '+FLASH';"
+                    "-- tablespace {t}: move each of its datafiles (SELECT file_name FROM dba_data_files WHERE tablespace_name = {}), e.g. ALTER DATABASE MOVE DATAFILE '<file>' TO '+FLASH';",
+                    lit(t)
                 )
             })
             .collect();
     }
+    let mut seen = std::collections::BTreeSet::new();
     files
         .iter()
         .filter_map(|f| f.file.as_deref())
-        .map(|f| format!("ALTER DATABASE MOVE DATAFILE {} TO '+FLASH';", lit(f)))
+        .filter(|f| seen.insert(f.to_string()))
+        .map(|f| datafile_move(w, f))
         .collect()
 }
 

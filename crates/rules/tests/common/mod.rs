@@ -57,6 +57,15 @@ pub fn merge(base: &mut toml::Value, over: toml::Value) {
     match (base, over) {
         (toml::Value::Table(b), toml::Value::Table(o)) => {
             for (k, v) in o {
+                // `[report.host_cpu] remove = true` (or `host = { remove =
+                // true }`) drops a section or a value.
+                let drop_section = v.as_table().is_some_and(|t| {
+                    t.len() == 1 && t.get("remove").and_then(|r| r.as_bool()) == Some(true)
+                });
+                if drop_section {
+                    b.remove(&k);
+                    continue;
+                }
                 match b.get_mut(&k) {
                     Some(bv) => merge(bv, v),
                     None => {
