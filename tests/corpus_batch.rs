@@ -248,7 +248,7 @@ fn extract_writes_the_documented_parquet_tables_with_every_row() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 
     let grouped = awrflash_run::group(docs);
-    let docs = grouped.all_documents();
+    let docs = grouped.all_documents().unwrap();
     let reports: Vec<_> = docs
         .iter()
         .filter_map(|d| match d {

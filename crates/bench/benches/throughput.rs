@@ -6,11 +6,13 @@
 //! 2. `parse_bytes` per detected format (one core).
 //! 3. End to end on the whole corpus: parse, `analyze`, render HTML
 //!    (library, one core) and the `awrflash` CLI over the corpus folder.
-//! 4. The CLI over batches of 100 / 1,000 / 5,000 reports made by copying
-//!    corpus reports with distinct snapshot ids: wall time and peak RSS.
+//! 4. The CLI over batches of 1,000 / 10,000 / 100,000 reports made by
+//!    copying corpus reports with distinct snapshot ids (plain files up to
+//!    10,000, gzip copies above): wall time, peak RSS and the load average
+//!    before and after each run.
 //!
 //! Sections can be picked by name: `cargo bench -p awrflash-bench -- scan
-//! formats e2e batch`. Environment: `AWRFLASH_BENCH_BATCHES=100,1000` (batch
+//! formats e2e batch`. Environment: `AWRFLASH_BENCH_BATCHES=1000,10000` (batch
 //! sizes), `AWRFLASH_BENCH_CMD="analyze {dir} -o {out}/"` (the CLI words;
 //! default: `analyze` when the CLI has it, else `parse`), `AWRFLASH_BENCH_KEEP=1`
 //! (keep the batch folders under `target/bench-batch`).
@@ -25,8 +27,8 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use awrflash_bench::{
-    Floor, best_of, corpus_dir, corpus_files, cpu_model, mb_per_s, peak_rss_kb, with_snap_ids,
-    workspace_root,
+    Floor, GzipCopies, best_of, corpus_dir, corpus_files, cpu_model, load_average, mb_per_s,
+    peak_rss_kb, with_snap_ids, workspace_root,
 };
 use awrflash_model::Document;
 
@@ -385,15 +387,57 @@ fn scratch(name: &str) -> PathBuf {
     workspace_root().join("target/bench-batch").join(name)
 }
 
+/// Plain batches up to this size (about 10 GB of copies); larger ones are
+/// written as gzip copies ([`GzipCopies`], about a tenth of the size):
+/// 100,000 plain copies would take about 100 GB of disk.
+/// `AWRFLASH_BENCH_PLAIN_MAX` sets another size.
+const PLAIN_MAX: usize = 10_000;
+
+fn plain_max() -> usize {
+    std::env::var("AWRFLASH_BENCH_PLAIN_MAX")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(PLAIN_MAX)
+}
+
+/// Free space (bytes) where the batches are written, from `df`.
+fn free_bytes() -> Option<u64> {
+    let dir = scratch("");
+    let _ = std::fs::create_dir_all(&dir);
+    let out = Command::new("df").arg("-Pk").arg(&dir).output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let kb: u64 = text
+        .lines()
+        .nth(1)?
+        .split_whitespace()
+        .nth(3)?
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
+/// Whether a batch of about `bytes` on disk leaves room for the rest of
+/// the machine (twice its size free); says why not.
+fn room_for(n: usize, bytes: u64) -> bool {
+    match free_bytes() {
+        Some(free) if free < 2 * bytes => {
+            println!(
+                "{n:>7} skipped: about {:.1} GB to write, {:.1} GB free",
+                bytes as f64 / 1e9,
+                free as f64 / 1e9
+            );
+            false
+        }
+        _ => true,
+    }
+}
+
 /// Section 4: batches of reports through the CLI.
 fn batches(dir: &Path) {
     let sizes: Vec<usize> = std::env::var("AWRFLASH_BENCH_BATCHES")
         .ok()
         .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
-        .unwrap_or_else(|| vec![100, 1000, 5000]);
-    let Some(&largest) = sizes.iter().max() else {
-        return;
-    };
+        .unwrap_or_else(|| vec![1_000, 10_000, 100_000]);
     let sources: Vec<(String, Vec<u8>)> = corpus_files(dir)
         .into_iter()
         .filter(|p| {
@@ -411,44 +455,115 @@ fn batches(dir: &Path) {
         return;
     }
     let words = cli_words();
+    let plain_max = plain_max();
     println!(
-        "\n## 4. `awrflash {}` over batches of reports (all cores; {} corpus reports copied round-robin with distinct snapshot ids)",
+        "\n## 4. `awrflash {}` over batches of reports (all cores; {} corpus reports copied round-robin with distinct snapshot ids; up to {plain_max} plain copies, hard links for the smaller batches; above, gzip copies)",
         words.join(" "),
         sources.len()
     );
-    let all = scratch(&format!("n{largest}"));
-    let made = make_batch(&all, &sources, largest);
     println!(
-        "{:>6} {:>9} {:>8} {:>8} {:>10} {:>7} {:>5} {:>7}",
-        "files", "MB", "wall s", "MB/s", "ms/report", "RSS MB", "exit", "errors"
+        "{:>7} {:>5} {:>9} {:>8} {:>8} {:>10} {:>7} {:>13} {:>5} {:>7}",
+        "files", "kind", "MB", "wall s", "MB/s", "ms/report", "RSS MB", "load", "exit", "errors"
     );
-    for &n in &sizes {
-        let dir_n = if n == largest {
-            all.clone()
-        } else {
-            let d = scratch(&format!("n{n}"));
-            link_subset(&made, &d, n);
-            d
+    let (plain, gz): (Vec<usize>, Vec<usize>) = sizes.iter().partition(|n| **n <= plain_max);
+    let per_copy = sources.iter().map(|(_, b)| b.len() as u64).sum::<u64>() / sources.len() as u64;
+    if let Some(&largest) = plain.iter().max()
+        && room_for(largest, per_copy * largest as u64)
+    {
+        let all = scratch(&format!("n{largest}"));
+        let made = make_batch(&all, &sources, largest);
+        for &n in &plain {
+            let dir_n = if n == largest {
+                all.clone()
+            } else {
+                let d = scratch(&format!("n{n}"));
+                link_subset(&made, &d, n);
+                d
+            };
+            let bytes: u64 = made.iter().take(n).map(|(_, len)| len).sum();
+            measure_batch(&words, &dir_n, n, "plain", bytes);
+        }
+        let names: Vec<String> = plain.iter().map(|n| format!("n{n}")).collect();
+        clean_batches(&names);
+    }
+    for &n in &gz {
+        if !room_for(n, per_copy / 8 * n as u64) {
+            continue;
+        }
+        let dir_n = scratch(&format!("gz{n}"));
+        let bytes = make_gzip_batch(&dir_n, &sources, n);
+        measure_batch(&words, &dir_n, n, "gzip", bytes);
+        clean_batches(&[format!("gz{n}")]);
+    }
+}
+
+/// Runs the CLI over one batch folder and prints its line; `bytes` is the
+/// batch's uncompressed size.
+fn measure_batch(words: &[String], dir: &Path, n: usize, kind: &str, bytes: u64) {
+    let before = load_average();
+    let run = run_cli(words, dir, &scratch(&format!("out{n}")));
+    let load = format!("{before}->{}", load_average());
+    match run {
+        Some(r) => println!(
+            "{:>7} {:>5} {:>9.1} {:>8.2} {:>8.0} {:>10.2} {:>7.0} {:>13} {:>5} {:>7}",
+            n,
+            kind,
+            bytes as f64 / 1e6,
+            r.wall.as_secs_f64(),
+            mb_per_s(bytes, r.wall),
+            r.wall.as_secs_f64() * 1000.0 / n as f64,
+            r.rss_kb as f64 / 1024.0,
+            load,
+            r.code,
+            r.errors
+        ),
+        None => println!("{n:>7} CLI failed to start"),
+    }
+}
+
+/// Removes these batch folders and their output folders unless
+/// `AWRFLASH_BENCH_KEEP` is set (only these: two bench runs with other
+/// batch sizes may share the scratch folder).
+fn clean_batches(names: &[String]) {
+    if std::env::var_os("AWRFLASH_BENCH_KEEP").is_some() {
+        return;
+    }
+    for name in names {
+        let out = format!(
+            "out{}",
+            name.trim_start_matches(|c: char| c.is_ascii_alphabetic())
+        );
+        let _ = std::fs::remove_dir_all(scratch(name));
+        let _ = std::fs::remove_dir_all(scratch(&out));
+    }
+}
+
+/// Writes `n` gzip copies (see [`GzipCopies`]) and returns their
+/// uncompressed size.
+fn make_gzip_batch(dir: &Path, sources: &[(String, Vec<u8>)], n: usize) -> u64 {
+    let _ = std::fs::create_dir_all(dir);
+    let copies: Vec<(&str, GzipCopies, u64)> = sources
+        .iter()
+        .filter_map(|(name, bytes)| {
+            let len = with_snap_ids(bytes, 0, 0)?.len() as u64 - 2;
+            Some((name.as_str(), GzipCopies::new(bytes)?, len))
+        })
+        .collect();
+    let mut total = 0;
+    for i in 0..n {
+        let Some((name, gz, len)) = copies.get(i % copies.len().max(1)) else {
+            break;
         };
-        let bytes: u64 = made.iter().take(n).map(|(_, len)| len).sum();
-        match run_cli(&words, &dir_n, &scratch(&format!("out{n}"))) {
-            Some(r) => println!(
-                "{:>6} {:>9.1} {:>8.2} {:>8.0} {:>10.2} {:>7.0} {:>5} {:>7}",
-                n,
-                bytes as f64 / 1e6,
-                r.wall.as_secs_f64(),
-                mb_per_s(bytes, r.wall),
-                r.wall.as_secs_f64() * 1000.0 / n as f64,
-                r.rss_kb as f64 / 1024.0,
-                r.code,
-                r.errors
-            ),
-            None => println!("{n:>6} CLI failed to start"),
+        let copy = (i / copies.len()) as u64;
+        let (begin, end) = (100_000 + copy, 100_001 + copy);
+        let path = dir.join(format!("{i:06}_{name}.gz"));
+        if let Ok(data) = gz.copy(begin, end)
+            && std::fs::write(&path, data).is_ok()
+        {
+            total += len + (begin.to_string().len() + end.to_string().len()) as u64;
         }
     }
-    if std::env::var_os("AWRFLASH_BENCH_KEEP").is_none() {
-        let _ = std::fs::remove_dir_all(workspace_root().join("target/bench-batch"));
-    }
+    total
 }
 
 /// Writes `n` copies (file path, size) unless the folder already holds them.

@@ -28,7 +28,8 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
     let opts = advisor_options(&args.advisor)?;
     crate::validate::advisor(&opts, args.advisor.roles.as_deref())?;
     crate::validate::inputs_exist(&args.inputs)?;
-    let (dbs, notes) = load::load_databases_noted(&args.inputs, args.advisor.roles.as_deref(), ui)?;
+    let (dbs, notes) =
+        load::load_databases_streamed(&args.inputs, args.advisor.roles.as_deref(), ui)?;
     let keys: Vec<&DbKey> = dbs.databases.iter().map(|d| &d.key).collect();
     output::check(&target, &keys)?;
     report_attachments(&dbs, ui);

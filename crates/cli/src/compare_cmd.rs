@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use awrflash_compare::{Options, Side, WindowChoice};
-use awrflash_model::{Comparison, DbKey, DbReport, Document};
+use awrflash_model::{Comparison, DbKey, DbReport};
 use awrflash_run::output::{self, OutFormat as Out, Target};
 use awrflash_run::{Database, Databases};
 
@@ -106,10 +106,7 @@ fn side(inputs: &[PathBuf], name: &str, args: &CompareArgs, ui: &Ui) -> Result<D
 fn reports(db: &Database) -> Vec<&DbReport> {
     db.reports
         .iter()
-        .filter_map(|d| match d {
-            Document::Report(r) => Some(r.as_ref()),
-            _ => None,
-        })
+        .filter_map(awrflash_run::Held::full)
         .collect()
 }
 

@@ -13,7 +13,7 @@ pub fn run(args: &ExtractArgs, ui: &Ui) -> Result<u8> {
     // time; every input goes into the tables, attached or not.
     let grouped = awrflash_run::group(load::load_usable(&args.inputs, ui)?);
     load::report_duplicates(&grouped.duplicates, ui);
-    let docs = grouped.all_documents();
+    let docs = grouped.all_documents()?;
     let mut tables = awrflash_extract::build_tables(&docs).context("building the tables")?;
     let format = match args.to {
         TableFormatArg::Csv => TableFormat::Csv,

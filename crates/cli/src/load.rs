@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use awrflash_model::Document;
 use awrflash_run::output::RunNotes;
-use awrflash_run::{Databases, Loaded, Progress};
+use awrflash_run::{Databases, LoadSummary, Loaded, Progress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::ui::Ui;
@@ -41,6 +41,15 @@ pub fn load(args: &[PathBuf], ui: &Ui) -> Loaded {
     awrflash_run::load(args, &Bar(progress_bar(ui)))
 }
 
+/// [`awrflash_run::load_each`] with a progress bar on a terminal.
+pub fn load_each<E>(
+    args: &[PathBuf],
+    ui: &Ui,
+    each: &mut dyn FnMut(Document) -> Result<(), E>,
+) -> Result<LoadSummary, E> {
+    awrflash_run::load_each(args, &Bar(progress_bar(ui)), each)
+}
+
 fn progress_bar(ui: &Ui) -> ProgressBar {
     if ui.quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
@@ -59,37 +68,36 @@ fn progress_bar(ui: &Ui) -> ProgressBar {
 /// ok/failed summary to stderr; returns the failures and the warnings
 /// printed at the default verbosity, for the batch index.
 pub fn report(loaded: &Loaded, ui: &Ui) -> RunNotes {
+    report_summary(&loaded.summary(), ui)
+}
+
+/// [`report`] from what a streamed run kept of its inputs.
+pub fn report_summary(loaded: &LoadSummary, ui: &Ui) -> RunNotes {
     let mut notes = RunNotes::default();
     for (name, message) in &loaded.failed {
         ui.warn(message);
         notes.failed.push((name.clone(), message.clone()));
     }
-    let warnings: usize = loaded.docs.iter().map(|d| d.warnings().len()).sum();
+    let warnings: usize = loaded.warnings.iter().map(|(_, w)| w.len()).sum();
     // A warning that changes how the result reads (a report cut short,
     // snapshots across a shutdown, a hidden identity) is printed at the
     // default verbosity; the others with `-v`.
-    for d in &loaded.docs {
-        for w in d.warnings().iter().filter(|w| w.is_meaning_changing()) {
+    for (path, ws) in &loaded.warnings {
+        for w in ws.iter().filter(|w| w.is_meaning_changing()) {
             let section = if w.section.is_empty() {
                 String::new()
             } else {
                 format!(" [{}]", w.section)
             };
-            let text = format!("{}:{}:{section} {}", d.source().path, w.line, w.message);
+            let text = format!("{path}:{}:{section} {}", w.line, w.message);
             ui.warn(&text);
             notes.warnings.push(text);
         }
     }
     if ui.verbose > 0 {
-        for d in &loaded.docs {
-            for w in d.warnings().iter().filter(|w| !w.is_meaning_changing()) {
-                ui.note(&format!(
-                    "{}:{}: [{}] {}",
-                    d.source().path,
-                    w.line,
-                    w.section,
-                    w.message
-                ));
+        for (path, ws) in &loaded.warnings {
+            for w in ws.iter().filter(|w| !w.is_meaning_changing()) {
+                ui.note(&format!("{path}:{}: [{}] {}", w.line, w.section, w.message));
             }
         }
     }
@@ -97,7 +105,7 @@ pub fn report(loaded: &Loaded, ui: &Ui) -> RunNotes {
         "{} {}: {} ok, {} failed",
         loaded.total(),
         plural(loaded.total(), "input", "inputs"),
-        loaded.docs.len(),
+        loaded.ok,
         loaded.failed.len()
     );
     if warnings > 0 {
@@ -118,7 +126,7 @@ pub fn report(loaded: &Loaded, ui: &Ui) -> RunNotes {
     notes
 }
 
-fn report_speed(loaded: &Loaded, ui: &Ui) {
+fn report_speed(loaded: &LoadSummary, ui: &Ui) {
     let secs = loaded.elapsed.as_secs_f64().max(1e-3);
     ui.note(&format!(
         "read {:.1} MB in {:.2} s ({:.1} files/s, {:.1} MB/s)",
@@ -166,6 +174,33 @@ pub fn load_databases_noted(
 ) -> anyhow::Result<(Databases, RunNotes)> {
     let (docs, mut notes) = load_noted(args, ui)?;
     let dbs = awrflash_run::databases(docs, roles)?;
+    report_duplicates(&dbs.duplicates, ui);
+    for n in &dbs.notes {
+        ui.note(n);
+        notes.warnings.push(n.clone());
+    }
+    Ok((dbs, notes))
+}
+
+/// [`load_databases_noted`] streamed ([`awrflash_run::load_grouped`]):
+/// each database holds its busiest report whole and the others thinned, so
+/// memory stays flat over thousands of reports. For the advisor only: it
+/// reads every section of the busiest interval and the interval figures of
+/// the others.
+pub fn load_databases_streamed(
+    args: &[PathBuf],
+    roles: Option<&Path>,
+    ui: &Ui,
+) -> anyhow::Result<(Databases, RunNotes)> {
+    let streamed = awrflash_run::load_grouped(args, &Bar(progress_bar(ui)))?;
+    let mut notes = report_summary(&streamed.summary, ui);
+    if streamed.summary.ok == 0 {
+        anyhow::bail!(
+            "no usable input: none of the {} inputs could be read",
+            streamed.summary.total()
+        );
+    }
+    let dbs = awrflash_run::databases_from(streamed.grouped, roles)?;
     report_duplicates(&dbs.duplicates, ui);
     for n in &dbs.notes {
         ui.note(n);

@@ -12,6 +12,9 @@
 //! Every figure the advisor, the extract and the renderers print comes from
 //! here, so one figure has one derivation. Series statistics (p95, peak,
 //! whole-window mean) come from [`awrflash_model::stats`].
+//!
+//! [`thin`] cuts a report down to what these figures read, for runs that
+//! hold thousands of intervals.
 
 pub mod classes;
 pub mod commit;
@@ -21,6 +24,7 @@ pub mod histogram;
 mod interval;
 mod num;
 mod size;
+mod thin;
 mod trend;
 
 pub use classes::*;
@@ -31,6 +35,7 @@ pub use histogram::Distribution;
 pub use interval::{Ev, IntervalFacts, KEY_HISTOGRAMS};
 pub use num::{Num, ratio, round};
 pub use size::parse_size;
+pub use thin::{INTERVAL_STATS, interval_event, thin};
 pub use trend::{TREND_METRICS, peak_interval, trend};
 
 /// Bytes in a megabyte (MB/s figures are per 1,048,576 bytes).

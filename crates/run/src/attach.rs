@@ -17,9 +17,10 @@
 //!   not the report's interval: it is never used for interval figures. A
 //!   begin/end pair of files, or a spool with two captures, gives deltas.
 
-use awrflash_model::{Attachment, DbReport, Document};
+use awrflash_model::{Attachment, Document};
 
 use crate::group::{DbGroup, Grouped};
+use crate::held::Held;
 use crate::window::Window;
 
 /// What an auxiliary input says about where and when it was taken.
@@ -141,11 +142,8 @@ fn aux_facts(d: &Document) -> AuxFacts {
 
 fn db_facts(g: &DbGroup) -> DbFacts {
     let mut facts = DbFacts::default();
-    for d in &g.reports {
-        let Document::Report(r) = d else {
-            continue;
-        };
-        if let Some(h) = r.header.host.as_deref().and_then(short_host)
+    for r in &g.reports {
+        if let Some(h) = r.header().host.as_deref().and_then(short_host)
             && !facts.hosts.contains(&h)
         {
             facts.hosts.push(h);
@@ -157,8 +155,8 @@ fn db_facts(g: &DbGroup) -> DbFacts {
     facts
 }
 
-fn report_window(r: &DbReport) -> Option<Window> {
-    let h = &r.header;
+fn report_window(r: &Held) -> Option<Window> {
+    let h = r.header();
     Window::spanning(h.begin_time.iter().chain(&h.end_time).map(String::as_str))
 }
 
@@ -238,7 +236,8 @@ mod tests {
     use super::*;
     use crate::group::group;
     use awrflash_model::{
-        DeviceSample, Header, IostatCapture, SegmentSizes, Source, SysstatCapture, SysstatSpool,
+        DbReport, DeviceSample, Header, IostatCapture, SegmentSizes, Source, SysstatCapture,
+        SysstatSpool,
     };
 
     fn report(db: &str, host: &str, begin: &str, end: &str) -> Document {

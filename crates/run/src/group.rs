@@ -1,16 +1,28 @@
 //! Groups parsed documents by database and orders each database's reports
 //! by snapshot time; the same interval given twice (a file and its copy in
 //! an archive) is kept once.
+//!
+//! [`Grouper`] takes the documents one at a time, in any order, so a run
+//! can group while it parses. A thinning grouper keeps per database only
+//! the report of its busiest interval whole (the one the advisor analyses:
+//! highest DB time per second, as [`awrflash_facts::peak_interval`]
+//! decides, the first in the advisor's order on ties) and every other
+//! report thinned and packed ([`Held::pack`]); when a busier interval
+//! arrives, the previous one is packed.
 
 use std::collections::BTreeMap;
 
-use awrflash_model::{DbKey, DbReport, Document};
+use awrflash_facts::IntervalFacts;
+use awrflash_model::{DbKey, DbReport, Document, Source};
+
+use crate::RunError;
+use crate::held::Held;
 
 /// The reports of one database, in snapshot-time order.
 #[derive(Debug, Clone)]
 pub struct DbGroup {
     pub key: DbKey,
-    pub reports: Vec<Document>,
+    pub reports: Vec<Held>,
 }
 
 /// A run's documents sorted out.
@@ -26,12 +38,13 @@ pub struct Grouped {
 }
 
 impl Grouped {
-    /// All documents: each database's reports in order, then the others.
-    pub fn all_documents(&self) -> Vec<Document> {
+    /// All documents: each database's reports in order (packed ones
+    /// unpacked), then the others.
+    pub fn all_documents(&self) -> Result<Vec<Document>, RunError> {
         self.groups
             .iter()
-            .flat_map(|g| g.reports.iter().cloned())
-            .chain(self.aux.iter().cloned())
+            .flat_map(|g| g.reports.iter().map(Held::document))
+            .chain(self.aux.iter().cloned().map(Ok))
             .collect()
     }
 }
@@ -51,7 +64,9 @@ fn interval(r: &DbReport) -> Option<IntervalId> {
     ))
 }
 
-fn order_key(r: &DbReport) -> (Option<String>, Option<u64>, Option<u64>, String) {
+type OrderKey = (Option<String>, Option<u64>, Option<u64>, String);
+
+fn order_key(r: &DbReport) -> OrderKey {
     (
         r.header.begin_time.clone(),
         r.header.begin_snap,
@@ -60,40 +75,248 @@ fn order_key(r: &DbReport) -> (Option<String>, Option<u64>, Option<u64>, String)
     )
 }
 
-/// Sorts documents into databases; input order does not matter.
-pub fn group(docs: Vec<Document>) -> Grouped {
-    let mut by_key: BTreeMap<DbKey, Vec<Box<DbReport>>> = BTreeMap::new();
-    let mut aux = Vec::new();
-    for d in docs {
-        match d {
-            Document::Report(r) => by_key.entry(DbKey::of(&r)).or_default().push(r),
-            other => aux.push(other),
+/// What decides which interval the advisor analyses: DB time per second
+/// (finite values only), then the advisor's order (begin time, begin
+/// snapshot, path).
+#[derive(Debug, Clone)]
+struct Rank {
+    load: Option<f64>,
+    order: (Option<String>, Option<u64>, String),
+}
+
+impl Rank {
+    fn of(r: &DbReport) -> Rank {
+        let f = IntervalFacts::new(r);
+        Rank {
+            load: f.per_second(f.db_time_s.as_ref()).filter(|v| v.is_finite()),
+            order: (
+                r.header.begin_time.clone(),
+                r.header.begin_snap,
+                r.source.path.clone(),
+            ),
         }
     }
-    aux.sort_by(|a, b| a.source().path.cmp(&b.source().path));
-    let mut duplicates = Vec::new();
-    let mut groups = Vec::new();
-    for (key, mut reports) in by_key {
-        reports.sort_by_key(|r| order_key(r));
-        let mut seen: BTreeMap<IntervalId, String> = BTreeMap::new();
-        let mut kept = Vec::new();
-        for r in reports {
-            if let Some(id) = interval(&r) {
-                if let Some(first) = seen.get(&id) {
-                    duplicates.push((r.source.path.clone(), first.clone()));
-                    continue;
-                }
-                seen.insert(id, r.source.path.clone());
+
+    /// Whether the advisor would take `self` as the peak over `other`: the
+    /// higher load, the earlier interval on a tie; with no load on either,
+    /// the earlier (the advisor falls back to its first interval).
+    fn beats(&self, other: &Rank) -> bool {
+        match (self.load, other.load) {
+            (Some(a), Some(b)) => a > b || (a == b && self.order < other.order),
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => self.order < other.order,
+        }
+    }
+}
+
+struct Entry {
+    order: OrderKey,
+    rank: Rank,
+    held: Held,
+}
+
+#[derive(Default)]
+struct Slot {
+    /// Kept reports, in arrival order.
+    entries: Vec<Entry>,
+    by_interval: BTreeMap<IntervalId, usize>,
+    /// Reports given again for a kept interval: order, path, interval.
+    skipped: Vec<(OrderKey, String, IntervalId)>,
+    /// The entry held whole (thinning grouper only).
+    peak: Option<usize>,
+}
+
+/// Sorts documents into databases as they come; input order does not
+/// matter.
+pub struct Grouper {
+    thin: bool,
+    slots: BTreeMap<DbKey, Slot>,
+    aux: Vec<Document>,
+    most_full: usize,
+}
+
+impl Grouper {
+    /// A grouper that keeps every report whole (`awrflash compare` and
+    /// `extract` read every section of every report).
+    pub fn keeping_all() -> Grouper {
+        Grouper {
+            thin: false,
+            slots: BTreeMap::new(),
+            aux: Vec::new(),
+            most_full: 0,
+        }
+    }
+
+    /// A grouper that keeps one whole report per database, the busiest
+    /// interval's, and packs the others (`awrflash analyze`).
+    pub fn thinning() -> Grouper {
+        Grouper {
+            thin: true,
+            ..Grouper::keeping_all()
+        }
+    }
+
+    /// The most whole reports one database held at any time so far.
+    pub fn most_full_reports_per_database(&self) -> usize {
+        self.most_full
+    }
+
+    pub fn push(&mut self, doc: Document) -> Result<(), RunError> {
+        match doc {
+            Document::Report(r) => self.push_report(r),
+            other => {
+                self.aux.push(other);
+                Ok(())
             }
-            kept.push(Document::Report(r));
         }
-        groups.push(DbGroup { key, reports: kept });
     }
-    Grouped {
-        groups,
-        aux,
-        duplicates,
+
+    fn push_report(&mut self, report: Box<DbReport>) -> Result<(), RunError> {
+        let thin = self.thin;
+        let slot = self.slots.entry(DbKey::of(&report)).or_default();
+        let entry = Entry {
+            order: order_key(&report),
+            rank: Rank::of(&report),
+            held: Held::Full(report),
+        };
+        let id = match &entry.held {
+            Held::Full(r) => interval(r),
+            Held::Packed { .. } => None,
+        };
+        let at = match id {
+            Some(id) => match slot.by_interval.get(&id).copied() {
+                Some(i) => {
+                    let Some(kept) = slot.entries.get_mut(i) else {
+                        return Ok(());
+                    };
+                    if entry.order >= kept.order {
+                        let path = entry.order.3.clone();
+                        slot.skipped.push((entry.order, path, id));
+                        return Ok(());
+                    }
+                    // The same interval from a path that sorts first: it
+                    // replaces the kept one, as if it had come first.
+                    let old = std::mem::replace(kept, entry);
+                    let path = old.order.3.clone();
+                    slot.skipped.push((old.order, path, id));
+                    if slot.peak == Some(i) {
+                        slot.peak = None;
+                    }
+                    i
+                }
+                None => {
+                    slot.by_interval.insert(id, slot.entries.len());
+                    slot.entries.push(entry);
+                    slot.entries.len() - 1
+                }
+            },
+            None => {
+                slot.entries.push(entry);
+                slot.entries.len() - 1
+            }
+        };
+        if thin {
+            settle(slot, at)?;
+        }
+        let full = slot.entries.iter().filter(|e| e.held.is_full()).count();
+        self.most_full = self.most_full.max(full);
+        Ok(())
     }
+
+    /// The databases sorted by key, each database's reports in snapshot
+    /// order, the other inputs by path. A database whose peak report was
+    /// packed when a copy of it from another path replaced it (the same
+    /// interval twice with different figures) gets it back whole from
+    /// `reread`.
+    pub fn finish(
+        self,
+        reread: &dyn Fn(&Source) -> Result<Box<DbReport>, RunError>,
+    ) -> Result<Grouped, RunError> {
+        let mut aux = self.aux;
+        aux.sort_by(|a, b| a.source().path.cmp(&b.source().path));
+        let mut duplicates = Vec::new();
+        let mut groups = Vec::new();
+        for (key, mut slot) in self.slots {
+            if let Some(p) = slot.peak
+                && let Some(e) = slot.entries.get_mut(p)
+                && !e.held.is_full()
+            {
+                e.held = Held::Full(reread(e.held.source())?);
+            }
+            let mut skipped = std::mem::take(&mut slot.skipped);
+            skipped.sort();
+            for (_, path, id) in skipped {
+                let kept = slot
+                    .by_interval
+                    .get(&id)
+                    .and_then(|i| slot.entries.get(*i))
+                    .map(|e| e.order.3.clone())
+                    .unwrap_or_default();
+                duplicates.push((path, kept));
+            }
+            let mut entries = slot.entries;
+            entries.sort_by(|a, b| a.order.cmp(&b.order));
+            groups.push(DbGroup {
+                key,
+                reports: entries.into_iter().map(|e| e.held).collect(),
+            });
+        }
+        Ok(Grouped {
+            groups,
+            aux,
+            duplicates,
+        })
+    }
+}
+
+/// Entry `at` has just come in whole: it becomes the database's peak and
+/// the previous peak is packed, or it is packed itself.
+fn settle(slot: &mut Slot, at: usize) -> Result<(), RunError> {
+    let peak = match slot.peak {
+        Some(p) => p,
+        // The first report, or the peak was replaced by a copy: the best
+        // of all that are kept.
+        None => (0..slot.entries.len())
+            .reduce(
+                |best, i| match (slot.entries.get(i), slot.entries.get(best)) {
+                    (Some(a), Some(b)) if a.rank.beats(&b.rank) => i,
+                    _ => best,
+                },
+            )
+            .unwrap_or(at),
+    };
+    let new_wins = peak == at
+        || match (slot.entries.get(at), slot.entries.get(peak)) {
+            (Some(a), Some(b)) => a.rank.beats(&b.rank),
+            _ => false,
+        };
+    let (keep, pack) = if new_wins { (at, peak) } else { (peak, at) };
+    slot.peak = Some(keep);
+    if pack != keep
+        && let Some(e) = slot.entries.get_mut(pack)
+        && let Held::Full(r) = &e.held
+    {
+        e.held = Held::pack(r)?;
+    }
+    Ok(())
+}
+
+/// Sorts documents into databases keeping every report whole; input order
+/// does not matter.
+pub fn group(docs: Vec<Document>) -> Grouped {
+    let mut g = Grouper::keeping_all();
+    for d in docs {
+        // A grouper that keeps every report whole packs nothing: no error.
+        let _ = g.push(d);
+    }
+    g.finish(&|s| {
+        Err(RunError::Usage(format!(
+            "{}: the report is not held whole",
+            s.path
+        )))
+    })
+    .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -139,7 +362,7 @@ mod tests {
         assert_eq!(paths, ["a", "b", "c"]);
         assert_eq!(g.groups[1].key.file_stem(), "PROD_7_2");
         assert_eq!(g.aux.len(), 1);
-        assert_eq!(g.all_documents().len(), 5);
+        assert_eq!(g.all_documents().unwrap().len(), 5);
     }
 
     #[test]

@@ -15,6 +15,7 @@
 mod attach;
 mod aux;
 mod group;
+mod held;
 mod inputs;
 mod load;
 pub mod output;
@@ -27,9 +28,10 @@ use rayon::prelude::*;
 
 pub use attach::attach;
 pub use aux::{apply_roles, pair_sysstat_files};
-pub use group::{DbGroup, Grouped, group};
+pub use group::{DbGroup, Grouped, Grouper, group};
+pub use held::Held;
 pub use inputs::{Unit, expand};
-pub use load::{Loaded, Progress, load};
+pub use load::{LoadSummary, Loaded, Progress, Streamed, load, load_each, load_grouped, reread};
 pub use window::Window;
 
 #[derive(Debug, thiserror::Error)]
@@ -53,6 +55,9 @@ pub enum RunError {
     },
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    /// A report held packed could not be packed or unpacked again.
+    #[error("{path}: the report held for its database could not be packed or read back: {reason}")]
+    Pack { path: String, reason: String },
     #[error("{0}")]
     Usage(String),
 }
@@ -63,7 +68,9 @@ pub enum RunError {
 #[derive(Debug, Clone)]
 pub struct Database {
     pub key: DbKey,
-    pub reports: Vec<Document>,
+    /// Whole, or thinned and packed when the run streamed its inputs
+    /// ([`load_grouped`]): then only the busiest interval is whole.
+    pub reports: Vec<Held>,
     pub aux: Vec<Document>,
     pub attachments: Vec<Attachment>,
 }
@@ -93,7 +100,15 @@ pub fn databases(
     docs: Vec<Document>,
     roles: Option<&std::path::Path>,
 ) -> Result<Databases, RunError> {
-    let mut grouped = group(docs);
+    databases_from(group(docs), roles)
+}
+
+/// [`databases`] from documents already grouped (by [`Grouper`], as the
+/// streamed run does).
+pub fn databases_from(
+    mut grouped: Grouped,
+    roles: Option<&std::path::Path>,
+) -> Result<Databases, RunError> {
     if let Some(path) = roles {
         apply_roles(&mut grouped.aux, path)?;
     }
@@ -179,8 +194,28 @@ pub fn databases(
 }
 
 /// The advisor's answer for one database, with its attachment decisions.
+/// Packed reports are unpacked for the advisor and dropped with its answer.
 pub fn analyze(db: &Database, opts: &awrflash_rules::Options) -> Result<Analysis, RunError> {
-    let docs: Vec<Document> = db.reports.iter().chain(&db.aux).cloned().collect();
+    let mut docs = db
+        .reports
+        .iter()
+        .map(Held::document)
+        .chain(db.aux.iter().cloned().map(Ok))
+        .collect::<Result<Vec<Document>, RunError>>()?;
+    // The advisor plans in detail for one report and reads every section
+    // of it: a packed one is read again whole (the run keeps the busiest
+    // interval whole, which is that report unless it is an incident).
+    let advisor = |source| RunError::Advisor {
+        label: db.key.label(),
+        source,
+    };
+    if let Some(i) = awrflash_rules::analysed_report(&docs).map_err(advisor)?
+        && let Some(held) = db.reports.get(i)
+        && !held.is_full()
+        && let Some(slot) = docs.get_mut(i)
+    {
+        *slot = Document::Report(reread(held.source())?);
+    }
     let mut analysis =
         awrflash_rules::analyze(&docs, opts).map_err(|source| RunError::Advisor {
             label: db.key.label(),

@@ -1,14 +1,22 @@
 //! Reads and parses every input in parallel. A bad input becomes a failure
 //! with its reason; the run goes on. Progress is reported through
 //! [`Progress`], so this library never prints.
+//!
+//! [`load`] keeps every document; [`load_grouped`] groups them by database
+//! as they are parsed and keeps one whole report per database, so its
+//! memory stays flat however many reports a run reads.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use awrflash_model::Document;
+use awrflash_model::{DbReport, Document, Source, Warning};
 use rayon::prelude::*;
 
+use crate::RunError;
+use crate::group::{Grouped, Grouper};
 use crate::inputs::{self, Unit};
 
 /// Told about the parsing as it goes (the command line draws a progress
@@ -43,6 +51,125 @@ impl Loaded {
     pub fn total(&self) -> usize {
         self.docs.len() + self.failed.len()
     }
+
+    /// What the user reads about the inputs, without the documents.
+    pub fn summary(&self) -> LoadSummary {
+        LoadSummary {
+            ok: self.docs.len(),
+            failed: self.failed.clone(),
+            warnings: self
+                .docs
+                .iter()
+                .filter(|d| !d.warnings().is_empty())
+                .map(|d| (d.source().path.clone(), d.warnings().to_vec()))
+                .collect(),
+            bytes: self.bytes,
+            elapsed: self.elapsed,
+        }
+    }
+}
+
+/// What the user reads about a run's inputs: counts, failures and every
+/// document's parse warnings, in input order.
+#[derive(Debug, Default)]
+pub struct LoadSummary {
+    /// Inputs parsed into a document.
+    pub ok: usize,
+    /// `(input name, message naming the input)`.
+    pub failed: Vec<(String, String)>,
+    /// `(document path, its warnings)` for documents with warnings.
+    pub warnings: Vec<(String, Vec<Warning>)>,
+    pub bytes: u64,
+    pub elapsed: Duration,
+}
+
+impl LoadSummary {
+    pub fn total(&self) -> usize {
+        self.ok + self.failed.len()
+    }
+}
+
+/// A run's inputs grouped by database as they were parsed.
+#[derive(Debug)]
+pub struct Streamed {
+    pub grouped: Grouped,
+    pub summary: LoadSummary,
+    /// The most whole reports one database held at any time (1 when the
+    /// thinning works as it should).
+    pub most_full_reports_per_database: usize,
+}
+
+/// Expands, reads and parses the inputs in parallel and groups them by
+/// database as they come ([`Grouper::thinning`]): a parsed report is held
+/// whole only while it is its database's busiest interval, so memory holds
+/// the few documents being parsed, one whole report per database and a
+/// few packed KB per other report.
+pub fn load_grouped(args: &[PathBuf], progress: &dyn Progress) -> Result<Streamed, RunError> {
+    let start = Instant::now();
+    let units = inputs::expand(args);
+    progress.start(units.len());
+    let bytes = AtomicU64::new(0);
+    let grouper = Mutex::new(Grouper::thinning());
+    // Per input index: the failure, or the document's path and warnings.
+    type Outcome = Result<(String, Vec<Warning>), String>;
+    let outcomes: Mutex<BTreeMap<usize, Outcome>> = Mutex::new(BTreeMap::new());
+    let first_error: Mutex<Option<RunError>> = Mutex::new(None);
+    units.par_iter().enumerate().for_each(|(i, unit)| {
+        let r = parse_unit(unit, &bytes);
+        progress.done(bytes.load(Ordering::Relaxed), start.elapsed());
+        let outcome = match r {
+            Ok(doc) => {
+                let seen = (doc.source().path.clone(), doc.warnings().to_vec());
+                let pushed = grouper.lock().unwrap_or_else(|e| e.into_inner()).push(doc);
+                if let Err(e) = pushed {
+                    first_error
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .get_or_insert(e);
+                }
+                Ok(seen)
+            }
+            Err(reason) => Err(reason),
+        };
+        outcomes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(i, outcome);
+    });
+    progress.finish();
+    if let Some(e) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let grouper = grouper.into_inner().unwrap_or_else(|e| e.into_inner());
+    let most_full_reports_per_database = grouper.most_full_reports_per_database();
+    let grouped = grouper.finish(&reread)?;
+    let mut summary = LoadSummary {
+        bytes: bytes.into_inner(),
+        elapsed: start.elapsed(),
+        ..LoadSummary::default()
+    };
+    for (i, outcome) in outcomes.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        match outcome {
+            Ok((path, warnings)) => {
+                summary.ok += 1;
+                if !warnings.is_empty() {
+                    summary.warnings.push((path, warnings));
+                }
+            }
+            Err(reason) => {
+                let name = units
+                    .get(i)
+                    .map(|u| u.name().to_string())
+                    .unwrap_or_default();
+                summary.failed.push((name, reason));
+            }
+        }
+    }
+    Ok(Streamed {
+        grouped,
+        summary,
+        most_full_reports_per_database,
+    })
 }
 
 /// Expands, reads and parses the inputs.
@@ -73,6 +200,83 @@ pub fn load(args: &[PathBuf], progress: &dyn Progress) -> Loaded {
         failed,
         bytes: bytes.into_inner(),
         elapsed: start.elapsed(),
+    }
+}
+
+/// Expands, reads and parses the inputs in parallel a chunk at a time and
+/// hands each document to `each` in input order, so memory holds one chunk
+/// of documents however many inputs there are (`awrflash parse` writes
+/// each one as it comes). Stops at the first error of `each`.
+pub fn load_each<E>(
+    args: &[PathBuf],
+    progress: &dyn Progress,
+    each: &mut dyn FnMut(Document) -> Result<(), E>,
+) -> Result<LoadSummary, E> {
+    let start = Instant::now();
+    let units = inputs::expand(args);
+    progress.start(units.len());
+    let bytes = AtomicU64::new(0);
+    let chunk = 8 * rayon::current_num_threads().max(1);
+    let mut summary = LoadSummary::default();
+    for part in units.chunks(chunk) {
+        let results: Vec<Result<Document, String>> = part
+            .par_iter()
+            .map(|unit| {
+                let r = parse_unit(unit, &bytes);
+                progress.done(bytes.load(Ordering::Relaxed), start.elapsed());
+                r
+            })
+            .collect();
+        for (unit, r) in part.iter().zip(results) {
+            match r {
+                Ok(doc) => {
+                    summary.ok += 1;
+                    if !doc.warnings().is_empty() {
+                        summary
+                            .warnings
+                            .push((doc.source().path.clone(), doc.warnings().to_vec()));
+                    }
+                    each(doc)?;
+                }
+                Err(reason) => summary.failed.push((unit.name().to_string(), reason)),
+            }
+        }
+    }
+    progress.finish();
+    summary.bytes = bytes.into_inner();
+    summary.elapsed = start.elapsed();
+    Ok(summary)
+}
+
+/// A report read and parsed again from its input (a file, or a member of
+/// a zip archive named `archive.zip!member`): the run holds it packed and
+/// the advisor needs it whole. Standard input cannot be read again.
+pub fn reread(source: &Source) -> Result<Box<DbReport>, RunError> {
+    let name = source.path.as_str();
+    let path = std::path::Path::new(name);
+    let arg = if path.exists() {
+        Some(path.to_path_buf())
+    } else {
+        name.split_once('!')
+            .map(|(archive, _)| PathBuf::from(archive))
+            .filter(|p| p.is_file())
+    };
+    let again = arg.and_then(|arg| {
+        inputs::expand(std::slice::from_ref(&arg))
+            .into_iter()
+            .find(|u| u.name() == name)
+    });
+    let Some(unit) = again else {
+        return Err(RunError::Usage(format!(
+            "{name}: the report could not be read again (the advisor needs it whole)"
+        )));
+    };
+    match parse_unit(&unit, &AtomicU64::new(0)) {
+        Ok(Document::Report(r)) => Ok(r),
+        Ok(_) => Err(RunError::Usage(format!(
+            "{name}: read again, it is no longer a report"
+        ))),
+        Err(reason) => Err(RunError::Usage(reason)),
     }
 }
 

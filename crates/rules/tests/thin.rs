@@ -1,0 +1,206 @@
+//! A thinned report (`awrflash_facts::thin`) gives the same interval facts
+//! as the full one, for every corpus report and every fixture, and an
+//! analysis whose non-peak reports are thinned is the analysis of the full
+//! reports.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use awrflash_facts::{
+    FLASH_CACHE_READS, INTERVAL_STATS, IntervalFacts, KEY_HISTOGRAMS, MULTIBLOCK, SINGLE_BLOCK,
+    TEMP, WRITE_WAITS, thin,
+};
+use awrflash_model::{DbReport, Document};
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files_under(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+/// Every report of the corpus (when present) and of the fixtures: report
+/// files parsed, rule fixtures loaded as the rule tests load them.
+fn reports() -> Vec<DbReport> {
+    let mut files = Vec::new();
+    match common::shared("corpus") {
+        Some(dir) => files_under(&dir, &mut files),
+        None => eprintln!("the corpus is absent beside the workspace: fixtures only"),
+    }
+    let fixtures = common::fixtures();
+    for sub in ["awr-html", "awr-text", "statspack", "sample", "calibration"] {
+        files_under(&fixtures.join(sub), &mut files);
+    }
+    files.sort();
+    let mut out = Vec::new();
+    for f in &files {
+        let Ok(bytes) = std::fs::read(f) else {
+            continue;
+        };
+        if let Ok(Document::Report(r)) =
+            awrflash_parse::parse_bytes(&f.display().to_string(), &bytes)
+        {
+            out.push(*r);
+        }
+    }
+    let mut rule_files = Vec::new();
+    files_under(&fixtures.join("rules"), &mut rule_files);
+    rule_files.sort();
+    for f in rule_files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "toml"))
+        .filter(|f| !f.components().any(|c| c.as_os_str() == "_base"))
+    {
+        for d in common::load(f).docs {
+            if let Document::Report(r) = d {
+                out.push(*r);
+            }
+        }
+    }
+    out
+}
+
+/// Every figure of an interval and of its derived methods, as text: the
+/// fields are destructured without `..`, so a new figure cannot be left out.
+fn figures(f: &IntervalFacts) -> String {
+    let IntervalFacts {
+        report: _,
+        path,
+        elapsed_s,
+        db_time_s,
+        db_cpu_s,
+        events,
+        host_busy_pct,
+        io_mb_s,
+        read_iops,
+        write_iops,
+        read_mb_s,
+        write_mb_s,
+        redo_bytes_s,
+        redo_writes_s,
+        avg_redo_write_kb,
+        txn_per_s,
+        exec_per_s,
+        block_size,
+        buffer_cache_bytes,
+        rac,
+        device,
+    } = f;
+    let mut s = format!(
+        "{path:?}\n{elapsed_s:?}\n{db_time_s:?}\n{db_cpu_s:?}\n{events:?}\n{host_busy_pct:?}\n\
+         {io_mb_s:?}\n{read_iops:?}\n{write_iops:?}\n{read_mb_s:?}\n{write_mb_s:?}\n\
+         {redo_bytes_s:?}\n{redo_writes_s:?}\n{avg_redo_write_kb:?}\n{txn_per_s:?}\n\
+         {exec_per_s:?}\n{block_size:?}\n{buffer_cache_bytes:?}\n{rac:?}\n{device:?}\n"
+    );
+    s += &format!("{:?}\n{:?}\n", f.cpu_headroom(), f.commit());
+    s += &format!(
+        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n",
+        f.breakdown(),
+        f.io_share_pct(),
+        f.read_share_pct(),
+        f.multiblock_read_kb(),
+        f.key_histograms(),
+        f.cpus(),
+        f.redo_mb_s(),
+        f.transactions(),
+        f.executions(),
+    );
+    for n in INTERVAL_STATS {
+        s += &format!("{n}: {:?} {:?}\n", f.stat_rate(n), f.stat_total(n));
+    }
+    let events = SINGLE_BLOCK
+        .iter()
+        .chain(MULTIBLOCK)
+        .chain(TEMP)
+        .chain(WRITE_WAITS)
+        .chain(FLASH_CACHE_READS)
+        .chain(KEY_HISTOGRAMS)
+        .chain(&["log file sync", "log file parallel write"]);
+    for e in events {
+        s += &format!(
+            "{e}: {:?} {:?} {:?} {:?}\n",
+            f.event_avg_ms(e),
+            f.background(e),
+            f.distribution(e),
+            f.device_split(e)
+        );
+    }
+    s
+}
+
+#[test]
+fn a_thinned_report_gives_the_same_interval_facts_as_the_full_one() {
+    let reports = reports();
+    assert!(reports.len() >= 20, "only {} reports", reports.len());
+    let thinned: Vec<DbReport> = reports.iter().map(thin).collect();
+    let (mut corpus, mut full_bytes, mut thin_bytes) = (0, 0, 0);
+    for (full, thin) in reports.iter().zip(&thinned) {
+        let (a, b) = (IntervalFacts::new(full), IntervalFacts::new(thin));
+        assert_eq!(figures(&a), figures(&b), "{}", full.source.path);
+        let size = |r: &DbReport| serde_json::to_string(r).unwrap().len();
+        assert!(size(thin) <= size(full), "{}", full.source.path);
+        if full.source.path.contains("/corpus/") {
+            corpus += 1;
+            full_bytes += size(full);
+            thin_bytes += size(thin);
+        }
+    }
+    // The cut is worth having: real reports lose most of their rows.
+    eprintln!("{corpus} corpus reports: {full_bytes} bytes of JSON, thinned {thin_bytes}");
+    assert!(thin_bytes * 3 < full_bytes || corpus == 0);
+    let full: Vec<IntervalFacts> = reports.iter().map(IntervalFacts::new).collect();
+    let thin: Vec<IntervalFacts> = thinned.iter().map(IntervalFacts::new).collect();
+    assert_eq!(awrflash_facts::trend(&full), awrflash_facts::trend(&thin));
+    assert_eq!(
+        awrflash_facts::peak_interval(&full),
+        awrflash_facts::peak_interval(&thin)
+    );
+}
+
+#[test]
+fn an_analysis_with_every_report_but_the_analysed_one_thinned_is_the_full_analysis() {
+    let mut reports = reports();
+    // The advisor's order (time, snapshot, path), so the peak found here is
+    // the advisor's peak, ties included.
+    reports.sort_by(|a, b| {
+        (&a.header.begin_time, a.header.begin_snap, &a.source.path).cmp(&(
+            &b.header.begin_time,
+            b.header.begin_snap,
+            &b.source.path,
+        ))
+    });
+    let full: Vec<Document> = reports
+        .iter()
+        .map(|r| Document::Report(Box::new(r.clone())))
+        .collect();
+    // The report the advisor plans for in detail stays whole.
+    let peak = awrflash_rules::analysed_report(&full).unwrap().unwrap();
+    let mixed: Vec<Document> = reports
+        .iter()
+        .enumerate()
+        .map(|(i, r)| Document::Report(Box::new(if i == peak { r.clone() } else { thin(r) })))
+        .collect();
+    let opts = awrflash_rules::Options::default();
+    let a = awrflash_rules::analyze(&full, &opts).unwrap();
+    let b = awrflash_rules::analyze(&mixed, &opts).unwrap();
+    assert!(a.series.len() > 20);
+    assert_eq!(
+        serde_json::to_string_pretty(&a).unwrap(),
+        serde_json::to_string_pretty(&b).unwrap()
+    );
+}

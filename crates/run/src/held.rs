@@ -1,0 +1,154 @@
+//! A report as a run holds it between parsing and the advisor: the whole
+//! parsed report, or its thinned form ([`awrflash_facts::thin`]) packed
+//! until its database is analysed.
+//!
+//! A thinned report still holds every foreground event, the Load Profile,
+//! the time model and the tablespace rows, tens of KB of small strings and
+//! options; packed (MessagePack with field names, deflated) it is a few KB,
+//! which is what lets a run over tens of thousands of reports stay flat.
+//! The header and the source stay unpacked: grouping, ordering and
+//! attaching read them.
+
+use std::io::{Read, Write};
+
+use awrflash_model::{DbReport, Document, Header, Source};
+use flate2::Compression;
+use flate2::read::DeflateDecoder;
+use flate2::write::DeflateEncoder;
+
+use crate::RunError;
+
+/// One report of a database.
+#[derive(Debug, Clone)]
+pub enum Held {
+    /// The report as parsed.
+    Full(Box<DbReport>),
+    /// The thinned report, packed; `header` and `source` are its own.
+    Packed {
+        source: Source,
+        header: Box<Header>,
+        bytes: Box<[u8]>,
+    },
+}
+
+impl Held {
+    /// The thinned form of `report`, packed.
+    pub fn pack(report: &DbReport) -> Result<Held, RunError> {
+        let thin = awrflash_facts::thin(report);
+        let fail = |e: String| RunError::Pack {
+            path: report.source.path.clone(),
+            reason: e,
+        };
+        let named = rmp_serde::to_vec_named(&thin).map_err(|e| fail(e.to_string()))?;
+        let mut z =
+            DeflateEncoder::new(Vec::with_capacity(named.len() / 4), Compression::default());
+        z.write_all(&named).map_err(|e| fail(e.to_string()))?;
+        let bytes = z.finish().map_err(|e| fail(e.to_string()))?;
+        Ok(Held::Packed {
+            source: thin.source,
+            header: Box::new(thin.header),
+            bytes: bytes.into_boxed_slice(),
+        })
+    }
+
+    pub fn source(&self) -> &Source {
+        match self {
+            Held::Full(r) => &r.source,
+            Held::Packed { source, .. } => source,
+        }
+    }
+
+    pub fn header(&self) -> &Header {
+        match self {
+            Held::Full(r) => &r.header,
+            Held::Packed { header, .. } => header,
+        }
+    }
+
+    /// The whole parsed report; `None` for a packed one.
+    pub fn full(&self) -> Option<&DbReport> {
+        match self {
+            Held::Full(r) => Some(r),
+            Held::Packed { .. } => None,
+        }
+    }
+
+    pub fn is_full(&self) -> bool {
+        matches!(self, Held::Full(_))
+    }
+
+    /// The report as a document for the advisor: the full report, or the
+    /// thinned one unpacked.
+    pub fn document(&self) -> Result<Document, RunError> {
+        match self {
+            Held::Full(r) => Ok(Document::Report(r.clone())),
+            Held::Packed { source, bytes, .. } => {
+                let fail = |e: String| RunError::Pack {
+                    path: source.path.clone(),
+                    reason: e,
+                };
+                let mut named = Vec::with_capacity(bytes.len() * 6);
+                DeflateDecoder::new(bytes.as_ref())
+                    .read_to_end(&mut named)
+                    .map_err(|e| fail(e.to_string()))?;
+                let r: DbReport = rmp_serde::from_slice(&named).map_err(|e| fail(e.to_string()))?;
+                Ok(Document::Report(Box::new(r)))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use awrflash_model::{ActivityStat, HistogramBucket, HistogramRow, SourceRef, Warning};
+
+    #[test]
+    fn a_packed_report_unpacks_to_its_thinned_form_bit_for_bit() {
+        let r = DbReport {
+            source: Source {
+                path: "a.html".into(),
+                ..Default::default()
+            },
+            activity_stats: vec![
+                ActivityStat {
+                    name: "redo size".into(),
+                    total: Some(0.1 + 0.2),
+                    per_second: Some(f64::NAN),
+                    src: SourceRef::new("Instance Activity Stats", 9),
+                    ..Default::default()
+                },
+                ActivityStat {
+                    name: "user calls".into(),
+                    total: Some(1.0),
+                    ..Default::default()
+                },
+            ],
+            wait_histogram: vec![HistogramRow {
+                event: "log file sync".into(),
+                buckets: vec![HistogramBucket {
+                    le_ms: f64::MAX,
+                    pct: 1e-300,
+                }],
+                ..Default::default()
+            }],
+            warnings: vec![
+                Warning::changes_meaning("Report Summary", 3, "cut short"),
+                Warning::new("SQL", 4, "detail"),
+            ],
+            ..Default::default()
+        };
+        let held = Held::pack(&r).unwrap();
+        assert!(!held.is_full());
+        assert_eq!(held.source().path, "a.html");
+        let Document::Report(back) = held.document().unwrap() else {
+            panic!("not a report");
+        };
+        let thin = awrflash_facts::thin(&r);
+        // NaN is not equal to itself: compare the bits through Debug.
+        assert_eq!(format!("{back:?}"), format!("{thin:?}"));
+        assert_eq!(back.activity_stats.len(), 1);
+        assert_eq!(back.activity_stats[0].total, Some(0.1 + 0.2));
+        assert_eq!(back.warnings.len(), 1);
+    }
+}
