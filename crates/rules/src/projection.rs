@@ -243,17 +243,7 @@ fn build(
 
     // Hot segments.
     if !p.ranked.list.is_empty() {
-        let in_budget: Vec<_> = p
-            .ranked
-            .list
-            .iter()
-            .filter(|s| s.fits_budget != Some(false))
-            .collect();
-        let rshare = ratio(
-            in_budget.iter().filter_map(|s| s.pct_of_reads).sum::<f64>(),
-            100.0,
-        )
-        .clamp(0.0, 1.0);
+        let (in_budget, rshare) = p.ranked.in_budget();
         let wshare = p.ranked.write_share;
         let mut aff = reads(rshare);
         aff.extend(writes(wshare));

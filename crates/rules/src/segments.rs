@@ -318,6 +318,25 @@ pub struct Ranked {
     pub unit: UnitSaving,
 }
 
+impl Ranked {
+    /// The ranked segments that fit the flash budget (all when no budget is
+    /// set), and their share of the read requests (0-1): what a hot-segment
+    /// option moves or keeps.
+    pub fn in_budget(&self) -> (Vec<&SegmentToMove>, f64) {
+        let in_budget: Vec<&SegmentToMove> = self
+            .list
+            .iter()
+            .filter(|s| s.fits_budget != Some(false))
+            .collect();
+        let share = ratio(
+            in_budget.iter().filter_map(|s| s.pct_of_reads).sum::<f64>(),
+            100.0,
+        )
+        .clamp(0.0, 1.0);
+        (in_budget, share)
+    }
+}
+
 /// Schemas Oracle maintains itself: their segments (the data dictionary,
 /// AWR's WRH$ tables, optimizer statistics history) are not moved with
 /// ALTER TABLE / ALTER INDEX.

@@ -13,7 +13,7 @@ use super::{Affected, Mode, Plan, option};
 use crate::devices::DeviceProfile;
 use crate::platform::cell_flash_share;
 use crate::util::{f1, ident};
-use awrflash_facts::{IntervalFacts, SINGLE_BLOCK, ratio};
+use awrflash_facts::{IntervalFacts, SINGLE_BLOCK};
 
 /// Option keys.
 pub const KEEP: &str = "cell-flash-keep";
@@ -30,17 +30,7 @@ pub fn options(w: &IntervalFacts, dev: &DeviceProfile, p: &Plan) -> Vec<OptionPr
     // Unoptimized single-block reads: the hot segments' share of them.
     let singles = w.events_in(SINGLE_BLOCK);
     if !singles.is_empty() {
-        let in_budget: Vec<_> = p
-            .ranked
-            .list
-            .iter()
-            .filter(|s| s.fits_budget != Some(false))
-            .collect();
-        let seg_share = ratio(
-            in_budget.iter().filter_map(|s| s.pct_of_reads).sum::<f64>(),
-            100.0,
-        )
-        .clamp(0.0, 1.0);
+        let (in_budget, seg_share) = p.ranked.in_budget();
         let unopt = cell_flash_share(w).map(|c| 1.0 - c.pct / 100.0);
         // Which "Segments by ..." list ranked them.
         let of = if in_budget.iter().any(|s| {
