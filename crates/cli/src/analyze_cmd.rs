@@ -28,12 +28,18 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
     let opts = advisor_options(&args.advisor)?;
     crate::validate::advisor(&opts, args.advisor.roles.as_deref())?;
     crate::validate::inputs_exist(&args.inputs)?;
-    let (dbs, notes) =
-        load::load_databases_streamed(&args.inputs, args.advisor.roles.as_deref(), ui)?;
-    let keys: Vec<&DbKey> = dbs.databases.iter().map(|d| &d.key).collect();
-    output::check(&target, &keys)?;
+    let (dbs, results, notes) = load::analyze_streamed(
+        &args.inputs,
+        args.advisor.roles.as_deref(),
+        &opts,
+        ui,
+        |dbs| {
+            let keys: Vec<&DbKey> = dbs.databases.iter().map(|d| &d.key).collect();
+            Ok(output::check(&target, &keys)?)
+        },
+        keep,
+    )?;
     report_attachments(&dbs, ui);
-    let results = awrflash_run::analyze_all(dbs.databases, &opts, keep)?;
     for r in &results {
         ui.note(&format!(
             "{}: {} {}, {} {}",

@@ -5,9 +5,9 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use awrflash_model::Document;
+use awrflash_model::{Analysis, Document};
 use awrflash_run::output::RunNotes;
-use awrflash_run::{Databases, LoadSummary, Loaded, Progress};
+use awrflash_run::{Database, Databases, LoadSummary, Loaded, Progress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::ui::Ui;
@@ -182,31 +182,51 @@ pub fn load_databases_noted(
     Ok((dbs, notes))
 }
 
-/// [`load_databases_noted`] streamed ([`awrflash_run::load_grouped`]):
-/// each database holds its busiest report whole and the others thinned, so
-/// memory stays flat over thousands of reports. For the advisor only: it
-/// reads every section of the busiest interval and the interval figures of
-/// the others.
-pub fn load_databases_streamed(
+/// `analyze`'s run in two passes ([`awrflash_run::survey`], then
+/// [`awrflash_run::Survey::analyze`]): the heads of the inputs place every
+/// report, `check` sees the databases before any report is parsed whole,
+/// then each database is parsed, analysed and dropped in turn, so memory
+/// follows the largest database. Reports the inputs and the databases as
+/// [`load_databases_noted`] does, once every database is done.
+pub fn analyze_streamed<T, F>(
     args: &[PathBuf],
     roles: Option<&Path>,
+    opts: &awrflash_rules::Options,
     ui: &Ui,
-) -> anyhow::Result<(Databases, RunNotes)> {
-    let streamed = awrflash_run::load_grouped(args, &Bar(progress_bar(ui)))?;
-    let mut notes = report_summary(&streamed.summary, ui);
-    if streamed.summary.ok == 0 {
+    check: impl FnOnce(&Databases) -> anyhow::Result<()>,
+    keep: F,
+) -> anyhow::Result<(Databases, Vec<T>, RunNotes)>
+where
+    T: Send,
+    F: Fn(&Database, Analysis) -> T + Sync,
+{
+    let bar = Bar(progress_bar(ui));
+    let survey = awrflash_run::survey(args, roles, &bar)?;
+    if !survey.databases().databases.is_empty()
+        && let Err(e) = check(survey.databases())
+    {
+        bar.finish();
+        return Err(e);
+    }
+    let run = survey.analyze(opts, &bar, keep)?;
+    if let Some(why) = &run.reread {
+        ui.note(&format!(
+            "every report was read again in one pass, holding more memory: {why}"
+        ));
+    }
+    let mut notes = report_summary(&run.summary, ui);
+    if run.summary.ok == 0 {
         anyhow::bail!(
             "no usable input: none of the {} inputs could be read",
-            streamed.summary.total()
+            run.summary.total()
         );
     }
-    let dbs = awrflash_run::databases_from(streamed.grouped, roles)?;
-    report_duplicates(&dbs.duplicates, ui);
-    for n in &dbs.notes {
+    report_duplicates(&run.databases.duplicates, ui);
+    for n in &run.databases.notes {
         ui.note(n);
         notes.warnings.push(n.clone());
     }
-    Ok((dbs, notes))
+    Ok((run.databases, run.results, notes))
 }
 
 pub fn report_duplicates(duplicates: &[(String, String)], ui: &Ui) {

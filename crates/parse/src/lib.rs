@@ -10,6 +10,7 @@ pub mod awr_html;
 pub mod awr_text;
 pub mod decode;
 pub mod error;
+pub mod head;
 pub mod iostat;
 pub mod limits;
 pub mod names;
@@ -27,6 +28,7 @@ pub mod sysstat;
 pub mod textreport;
 
 pub use error::ParseError;
+pub use head::{HEAD_BYTES, parse_head};
 pub use limits::Limits;
 pub use sniff::Sniffed;
 

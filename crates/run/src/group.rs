@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 
 use awrflash_facts::IntervalFacts;
-use awrflash_model::{DbKey, DbReport, Document, Source};
+use awrflash_model::{DbKey, DbReport, Document, Header, Source};
 
 use crate::RunError;
 use crate::held::Held;
@@ -51,8 +51,7 @@ impl Grouped {
 
 type IntervalId = (Option<u64>, Option<u64>, Option<String>, Option<String>);
 
-fn interval(r: &DbReport) -> Option<IntervalId> {
-    let h = &r.header;
+fn interval(h: &Header) -> Option<IntervalId> {
     if h.begin_snap.is_none() && h.begin_time.is_none() {
         return None;
     }
@@ -173,17 +172,41 @@ impl Grouper {
     }
 
     fn push_report(&mut self, report: Box<DbReport>) -> Result<(), RunError> {
-        let thin = self.thin;
-        let slot = self.slots.entry(DbKey::of(&report)).or_default();
+        let key = DbKey::of(&report);
         let entry = Entry {
             order: order_key(&report),
             rank: Rank::of(&report),
             held: Held::Full(report),
         };
-        let id = match &entry.held {
-            Held::Full(r) => interval(r),
-            Held::Packed { .. } => None,
+        self.place(key, entry)
+    }
+
+    /// A report known by its source and header only ([`Held::Head`], read
+    /// from the head of its input): grouped, ordered and deduplicated as
+    /// its whole report would be. Its database's key comes back.
+    pub fn push_head(&mut self, source: Source, header: Header) -> Result<DbKey, RunError> {
+        let r = DbReport {
+            source,
+            header,
+            ..DbReport::default()
         };
+        let key = DbKey::of(&r);
+        let entry = Entry {
+            order: order_key(&r),
+            rank: Rank::of(&r),
+            held: Held::Head {
+                source: r.source,
+                header: Box::new(r.header),
+            },
+        };
+        self.place(key.clone(), entry)?;
+        Ok(key)
+    }
+
+    fn place(&mut self, key: DbKey, entry: Entry) -> Result<(), RunError> {
+        let thin = self.thin;
+        let slot = self.slots.entry(key).or_default();
+        let id = interval(entry.held.header());
         let at = match id {
             Some(id) => match slot.by_interval.get(&id).copied() {
                 Some(i) => {

@@ -29,6 +29,11 @@ pub enum Held {
         header: Box<Header>,
         bytes: Box<[u8]>,
     },
+    /// Only the report's source and header, read from the head of its
+    /// input ([`crate::survey`]): where and when it was taken, for grouping,
+    /// ordering and attaching. The report is parsed whole when its database
+    /// is analysed.
+    Head { source: Source, header: Box<Header> },
 }
 
 impl Held {
@@ -54,14 +59,22 @@ impl Held {
     pub fn source(&self) -> &Source {
         match self {
             Held::Full(r) => &r.source,
-            Held::Packed { source, .. } => source,
+            Held::Packed { source, .. } | Held::Head { source, .. } => source,
         }
     }
 
     pub fn header(&self) -> &Header {
         match self {
             Held::Full(r) => &r.header,
-            Held::Packed { header, .. } => header,
+            Held::Packed { header, .. } | Held::Head { header, .. } => header,
+        }
+    }
+
+    /// The report's source and header only.
+    pub fn head(&self) -> Held {
+        Held::Head {
+            source: self.source().clone(),
+            header: Box::new(self.header().clone()),
         }
     }
 
@@ -69,7 +82,7 @@ impl Held {
     pub fn full(&self) -> Option<&DbReport> {
         match self {
             Held::Full(r) => Some(r),
-            Held::Packed { .. } => None,
+            Held::Packed { .. } | Held::Head { .. } => None,
         }
     }
 
@@ -78,10 +91,14 @@ impl Held {
     }
 
     /// The report as a document for the advisor: the full report, or the
-    /// thinned one unpacked.
+    /// thinned one unpacked; a head alone is no document.
     pub fn document(&self) -> Result<Document, RunError> {
         match self {
             Held::Full(r) => Ok(Document::Report(r.clone())),
+            Held::Head { source, .. } => Err(RunError::Pack {
+                path: source.path.clone(),
+                reason: "only its header was read".into(),
+            }),
             Held::Packed { source, bytes, .. } => {
                 let fail = |e: String| RunError::Pack {
                     path: source.path.clone(),

@@ -82,6 +82,36 @@ impl Unit {
         }
         Ok(raw)
     }
+    /// The first `max` bytes of the unit (gzip-decompressed as [`Unit::read`]
+    /// does), and whether they are the whole input. A plain or gzip file is
+    /// read no further than its head; zip members and standard input are
+    /// in memory already.
+    pub fn read_head(&self, max: usize) -> Result<(Vec<u8>, bool), String> {
+        let cap = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
+        let mut out = Vec::new();
+        match self {
+            Unit::File { path, .. } => {
+                let mut f = File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+                let mut raw = Vec::new();
+                (&mut f)
+                    .take(cap)
+                    .read_to_end(&mut raw)
+                    .map_err(|e| format!("cannot read: {e}"))?;
+                if raw.starts_with(&GZIP_MAGIC) {
+                    flate2::read::MultiGzDecoder::new(raw.as_slice().chain(f))
+                        .take(cap)
+                        .read_to_end(&mut out)
+                        .map_err(|e| format!("corrupt gzip data: {e}"))?;
+                } else {
+                    out = raw;
+                }
+            }
+            _ => out = self.read()?,
+        }
+        let whole = out.len() <= max;
+        out.truncate(max);
+        Ok((out, whole))
+    }
 }
 
 fn read_capped(r: impl Read) -> Result<Vec<u8>, String> {

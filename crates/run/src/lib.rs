@@ -19,6 +19,7 @@ mod held;
 mod inputs;
 mod load;
 pub mod output;
+mod survey;
 mod window;
 
 use std::path::PathBuf;
@@ -32,6 +33,7 @@ pub use group::{DbGroup, Grouped, Grouper, group};
 pub use held::Held;
 pub use inputs::{Unit, expand};
 pub use load::{LoadSummary, Loaded, Progress, Streamed, load, load_each, load_grouped, reread};
+pub use survey::{Analysed, Survey, survey};
 pub use window::Window;
 
 #[derive(Debug, thiserror::Error)]

@@ -282,7 +282,7 @@ pub fn reread(source: &Source) -> Result<Box<DbReport>, RunError> {
 
 /// The document, or why not as `name: reason` (a parse error already reads
 /// `name:line: [section] message`).
-fn parse_unit(unit: &Unit, bytes: &AtomicU64) -> Result<Document, String> {
+pub(crate) fn parse_unit(unit: &Unit, bytes: &AtomicU64) -> Result<Document, String> {
     let data = unit
         .read()
         .map_err(|reason| format!("{}: {reason}", unit.name()))?;
