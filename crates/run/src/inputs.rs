@@ -434,6 +434,34 @@ mod tests {
     }
 
     #[test]
+    fn the_head_of_a_multi_member_gzip_file_is_the_start_of_its_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let text: Vec<u8> = (0..50_000u32)
+            .flat_map(|i| format!("line {i}\n").into_bytes())
+            .collect();
+        let mut gz = Vec::new();
+        // Three members, as the bench's gzip copies are written.
+        for part in text.chunks(text.len() / 3 + 1) {
+            let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            z.write_all(part).unwrap();
+            gz.extend(z.finish().unwrap());
+        }
+        let p = dir.path().join("r.txt.gz");
+        fs::write(&p, &gz).unwrap();
+        let plain = dir.path().join("r.txt");
+        fs::write(&plain, &text).unwrap();
+        let units = expand(&[p, plain]);
+        for u in &units {
+            let (head, whole) = u.read_head(300_000).unwrap();
+            assert_eq!(head, text[..300_000], "{}", u.name());
+            assert!(!whole);
+            let (all, whole) = u.read_head(text.len()).unwrap();
+            assert_eq!(all, text);
+            assert!(whole);
+        }
+    }
+
+    #[test]
     fn corrupt_gzip_is_an_error_not_a_panic() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("r.html.gz");
