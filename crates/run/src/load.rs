@@ -110,12 +110,47 @@ pub fn load_grouped(args: &[PathBuf], progress: &dyn Progress) -> Result<Streame
     progress.start(units.len());
     let bytes = AtomicU64::new(0);
     let grouper = Mutex::new(Grouper::thinning());
-    // Per input index: the failure, or the document's path and warnings.
-    type Outcome = Result<(String, Vec<Warning>), String>;
-    let outcomes: Mutex<BTreeMap<usize, Outcome>> = Mutex::new(BTreeMap::new());
+    let outcomes = Mutex::new(BTreeMap::new());
+    let all: Vec<usize> = (0..units.len()).collect();
+    let parsed = parse_into(&units, &all, &grouper, &outcomes, &bytes, progress, start);
+    progress.finish();
+    parsed?;
+    let grouper = grouper.into_inner().unwrap_or_else(|e| e.into_inner());
+    let most_full_reports_per_database = grouper.most_full_reports_per_database();
+    let grouped = grouper.finish(&reread)?;
+    let summary = summarize(
+        outcomes.into_inner().unwrap_or_else(|e| e.into_inner()),
+        &units,
+        bytes.into_inner(),
+        start.elapsed(),
+    );
+    Ok(Streamed {
+        grouped,
+        summary,
+        most_full_reports_per_database,
+    })
+}
+
+/// Per input index: the failure, or the document's path and warnings.
+pub(crate) type Outcome = Result<(String, Vec<Warning>), String>;
+
+/// Parses the units at `indices` in parallel, hands each document to
+/// `grouper` and records each outcome; the first error of the grouper.
+pub(crate) fn parse_into(
+    units: &[Unit],
+    indices: &[usize],
+    grouper: &Mutex<Grouper>,
+    outcomes: &Mutex<BTreeMap<usize, Outcome>>,
+    bytes: &AtomicU64,
+    progress: &dyn Progress,
+    start: Instant,
+) -> Result<(), RunError> {
     let first_error: Mutex<Option<RunError>> = Mutex::new(None);
-    units.par_iter().enumerate().for_each(|(i, unit)| {
-        let r = parse_unit(unit, &bytes);
+    indices.par_iter().for_each(|&i| {
+        let Some(unit) = units.get(i) else {
+            return;
+        };
+        let r = parse_unit(unit, bytes);
         progress.done(bytes.load(Ordering::Relaxed), start.elapsed());
         let outcome = match r {
             Ok(doc) => {
@@ -136,19 +171,26 @@ pub fn load_grouped(args: &[PathBuf], progress: &dyn Progress) -> Result<Streame
             .unwrap_or_else(|e| e.into_inner())
             .insert(i, outcome);
     });
-    progress.finish();
-    if let Some(e) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
+    match first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
-    let grouper = grouper.into_inner().unwrap_or_else(|e| e.into_inner());
-    let most_full_reports_per_database = grouper.most_full_reports_per_database();
-    let grouped = grouper.finish(&reread)?;
+}
+
+/// What the user reads about the inputs, in input order, from each
+/// input's outcome.
+pub(crate) fn summarize(
+    outcomes: BTreeMap<usize, Outcome>,
+    units: &[Unit],
+    bytes: u64,
+    elapsed: Duration,
+) -> LoadSummary {
     let mut summary = LoadSummary {
-        bytes: bytes.into_inner(),
-        elapsed: start.elapsed(),
+        bytes,
+        elapsed,
         ..LoadSummary::default()
     };
-    for (i, outcome) in outcomes.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    for (i, outcome) in outcomes {
         match outcome {
             Ok((path, warnings)) => {
                 summary.ok += 1;
@@ -165,11 +207,7 @@ pub fn load_grouped(args: &[PathBuf], progress: &dyn Progress) -> Result<Streame
             }
         }
     }
-    Ok(Streamed {
-        grouped,
-        summary,
-        most_full_reports_per_database,
-    })
+    summary
 }
 
 /// Expands, reads and parses the inputs.

@@ -26,17 +26,14 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use awrflash_model::{Analysis, DbKey, Document, Header, Warning};
+use awrflash_model::{Analysis, DbKey, Document, Header};
 use rayon::prelude::*;
 
 use crate::group::Grouper;
 use crate::held::Held;
 use crate::inputs::{self, Unit};
-use crate::load::{LoadSummary, Progress, parse_unit, reread};
+use crate::load::{LoadSummary, Outcome, Progress, parse_into, parse_unit, reread, summarize};
 use crate::{Database, Databases, RunError, analyze, databases_from};
-
-/// Per input: its failure, or the document's path and warnings.
-type Outcome = Result<(String, Vec<Warning>), String>;
 
 /// What the first pass made of one input.
 enum Seen {
@@ -228,29 +225,12 @@ impl Survey {
             return one_pass(&self.args, self.roles.as_deref(), opts, progress, keep, why);
         }
         progress.finish();
-        let mut summary = LoadSummary {
-            bytes: bytes.into_inner(),
-            elapsed: self.start.elapsed(),
-            ..LoadSummary::default()
-        };
-        for (i, outcome) in outcomes.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            match outcome {
-                Ok((path, warnings)) => {
-                    summary.ok += 1;
-                    if !warnings.is_empty() {
-                        summary.warnings.push((path, warnings));
-                    }
-                }
-                Err(reason) => {
-                    let name = self
-                        .units
-                        .get(i)
-                        .map(|u| u.name().to_string())
-                        .unwrap_or_default();
-                    summary.failed.push((name, reason));
-                }
-            }
-        }
+        let summary = summarize(
+            outcomes.into_inner().unwrap_or_else(|e| e.into_inner()),
+            &self.units,
+            bytes.into_inner(),
+            self.start.elapsed(),
+        );
         Ok(Analysed {
             databases: self.databases,
             results,
@@ -281,35 +261,7 @@ fn parse_database(
     start: Instant,
 ) -> Result<Parsed, RunError> {
     let grouper = Mutex::new(Grouper::thinning());
-    let first_error: Mutex<Option<RunError>> = Mutex::new(None);
-    members.par_iter().for_each(|&i| {
-        let Some(unit) = units.get(i) else {
-            return;
-        };
-        let r = parse_unit(unit, bytes);
-        progress.done(bytes.load(Ordering::Relaxed), start.elapsed());
-        let outcome = match r {
-            Ok(doc) => {
-                let seen = (doc.source().path.clone(), doc.warnings().to_vec());
-                let pushed = grouper.lock().unwrap_or_else(|e| e.into_inner()).push(doc);
-                if let Err(e) = pushed {
-                    first_error
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .get_or_insert(e);
-                }
-                Ok(seen)
-            }
-            Err(reason) => Err(reason),
-        };
-        outcomes
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(i, outcome);
-    });
-    if let Some(e) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
-    }
+    parse_into(units, members, &grouper, outcomes, bytes, progress, start)?;
     let grouped = grouper
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
