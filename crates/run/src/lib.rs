@@ -7,7 +7,10 @@
 //! one [`Analysis`] per database ([`analyze_all`]) and the report files
 //! ([`output`]).
 //!
-//! The way through is `load` -> `databases` -> `analyze_all` -> `output`.
+//! The way through is `load` -> `databases` -> `analyze_all` -> `output`;
+//! `awrflash analyze` takes it in two passes ([`survey`], then
+//! [`Survey::analyze`]: the heads of the inputs place every report, then one
+//! database at a time is parsed, analysed and dropped).
 //! Progress goes through the [`Progress`] trait, which the command line
 //! implements with a progress bar; everything the user should read comes
 //! back as data ([`Loaded::failed`], [`Databases::notes`], attachments).
