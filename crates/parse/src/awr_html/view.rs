@@ -131,6 +131,10 @@ impl Ctx {
         cell: &str,
         suffix: Suffix,
     ) -> Option<f64> {
+        // Most cells are plain digits: read them before looking for brackets.
+        if let Some(x) = crate::num::plain(cell) {
+            return Some(x);
+        }
         // RAC global histograms print tiny shares as `0.0(6)` (the count of
         // waits in brackets): the percentage is the part before the bracket.
         let cell = match cell.find('(') {
