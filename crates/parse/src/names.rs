@@ -58,11 +58,7 @@ fn load(text: &str) -> Vec<String> {
 /// Runs of blanks inside a name become one blank; ends are trimmed.
 pub fn collapse(name: &str) -> Cow<'_, str> {
     let t = name.trim();
-    let doubled = t.as_bytes().windows(2).any(|w| {
-        w.first().is_some_and(u8::is_ascii_whitespace)
-            && w.get(1).is_some_and(u8::is_ascii_whitespace)
-    });
-    if !doubled && t.len() == name.len() && !t.contains(['\t', '\n', '\r']) {
+    if t.len() == name.len() && single_blanks(t) {
         return Cow::Borrowed(name);
     }
     let mut out = String::with_capacity(t.len());
@@ -73,6 +69,20 @@ pub fn collapse(name: &str) -> Cow<'_, str> {
         out.push_str(w);
     }
     Cow::Owned(out)
+}
+
+/// No tab, newline or carriage return and no two ASCII blanks in a row:
+/// nothing for [`collapse`] to change inside the name.
+fn single_blanks(t: &str) -> bool {
+    let mut blank_before = false;
+    for &b in t.as_bytes() {
+        let blank = b.is_ascii_whitespace();
+        if (blank && blank_before) || matches!(b, b'\t' | b'\n' | b'\r') {
+            return false;
+        }
+        blank_before = blank;
+    }
+    true
 }
 
 /// What the list says about a printed name.

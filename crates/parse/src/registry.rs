@@ -160,8 +160,9 @@ pub fn key(title: &str) -> String {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(&w.to_ascii_lowercase());
+        out.push_str(w);
     }
+    out.make_ascii_lowercase();
     out
 }
 

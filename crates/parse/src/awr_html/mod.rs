@@ -94,7 +94,7 @@ fn quotes_doubled(text: &str) -> bool {
     const HEAD: usize = 65536;
     let bytes = text.as_bytes();
     let head = bytes.get(..HEAD.min(bytes.len())).unwrap_or(bytes);
-    head.windows(6).any(|w| w == b"=\"\"awr")
+    memchr::memmem::find(head, b"=\"\"awr").is_some()
 }
 
 /// Oracle closes every AWR HTML report with an `End of Report` line; only
@@ -106,7 +106,7 @@ fn ends_with_end_of_report(text: &str) -> bool {
     let tail = bytes
         .get(bytes.len().saturating_sub(TAIL)..)
         .unwrap_or(bytes);
-    tail.windows(MARK.len()).any(|w| w == MARK)
+    memchr::memmem::find(tail, MARK).is_some()
 }
 
 /// Sections no part of the model comes from: their cell text is not kept,

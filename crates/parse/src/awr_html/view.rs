@@ -33,7 +33,15 @@ fn expand(row: &Row) -> Vec<String> {
 
 impl<'a> View<'a> {
     pub fn new(table: &'a Table<'a>, section: &str) -> Self {
-        let headers: Vec<&Row> = table.rows.iter().filter(|r| is_header_row(r)).collect();
+        let mut headers: Vec<&Row> = Vec::new();
+        let mut data = Vec::with_capacity(table.rows.len());
+        for r in &table.rows {
+            if is_header_row(r) {
+                headers.push(r);
+            } else {
+                data.push(r);
+            }
+        }
         let cols = headers.last().map(|r| expand(r)).unwrap_or_default();
         let parents = if headers.len() >= 2 {
             headers
@@ -43,7 +51,6 @@ impl<'a> View<'a> {
         } else {
             Vec::new()
         };
-        let data = table.rows.iter().filter(|r| !is_header_row(r)).collect();
         View {
             table,
             cols,
