@@ -51,8 +51,9 @@ const POW10: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
-/// At most this many significant digits: below 2^53, an exact `f64`.
-const PLAIN_DIGITS: u32 = 15;
+/// Digits below this (at most 15 significant digits) are below 2^53,
+/// an exact `f64`.
+const PLAIN_LIMIT: u64 = 1_000_000_000_000_000;
 
 /// The common cell, read without [`parse_num`]'s general path: ASCII digits
 /// with `,` thousands separators and at most one `.`, nothing else (no
@@ -64,33 +65,30 @@ const PLAIN_DIGITS: u32 = 15;
 /// at most 10^22, both exact in `f64`; one correctly rounded division then
 /// gives the correctly rounded value of the decimal, the same `f64` as
 /// `str::parse` (its own fast path is this division).
+#[inline]
 pub fn plain(cell: &str) -> Option<f64> {
     let mut mantissa: u64 = 0;
-    let mut significant = 0u32;
-    let mut any = false;
-    let mut point = false;
-    let mut fraction = 0usize;
+    let mut digits = 0usize;
+    let mut point: Option<usize> = None;
     for &b in cell.as_bytes() {
-        match b {
-            b'0'..=b'9' => {
-                if mantissa != 0 || b != b'0' {
-                    if significant == PLAIN_DIGITS {
-                        return None;
-                    }
-                    significant += 1;
-                }
-                mantissa = mantissa * 10 + u64::from(b - b'0');
-                any = true;
-                fraction += usize::from(point);
+        let d = b.wrapping_sub(b'0');
+        if d < 10 {
+            // Past the limit already: more digits only grow it.
+            if mantissa >= PLAIN_LIMIT {
+                return None;
             }
-            b',' => {}
-            b'.' if !point => point = true,
-            _ => return None,
+            mantissa = mantissa * 10 + u64::from(d);
+            digits += 1;
+        } else if b == b'.' && point.is_none() {
+            point = Some(digits);
+        } else if b != b',' {
+            return None;
         }
     }
-    if !any {
+    if digits == 0 || mantissa >= PLAIN_LIMIT {
         return None;
     }
+    let fraction = digits - point.unwrap_or(digits);
     // Below 2^53: the conversion is exact.
     #[allow(clippy::cast_precision_loss)]
     let m = mantissa as f64;

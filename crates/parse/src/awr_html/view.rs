@@ -116,10 +116,12 @@ impl Ctx {
     }
 
     /// A number with K/M/G as powers of 1000 (counts, per-second rates).
+    #[inline]
     pub fn num(&mut self, v: &View<'_>, row: &Row, i: Option<usize>) -> Option<f64> {
         self.num_with(v, row, i, Suffix::Decimal)
     }
 
+    #[inline]
     pub fn num_with(
         &mut self,
         v: &View<'_>,
@@ -128,6 +130,13 @@ impl Ctx {
         suffix: Suffix,
     ) -> Option<f64> {
         let cell = text(row, i)?;
+        // The common cases without a call: plain digits, an empty cell.
+        if let Some(x) = crate::num::plain(cell) {
+            return Some(x);
+        }
+        if cell.is_empty() {
+            return None;
+        }
         self.cell_num(&v.section, row.line, cell, suffix)
     }
 
@@ -141,6 +150,9 @@ impl Ctx {
         // Most cells are plain digits: read them before looking for brackets.
         if let Some(x) = crate::num::plain(cell) {
             return Some(x);
+        }
+        if cell.is_empty() {
+            return None;
         }
         // RAC global histograms print tiny shares as `0.0(6)` (the count of
         // waits in brackets): the percentage is the part before the bracket.
