@@ -247,7 +247,12 @@ fn instance_table(
         }
         Some(Slot::Parameters) => sections::parameters(&v, &mut r.parameters),
         Some(Slot::CacheSizes) => header::cache_sizes(&v, ctx, r),
-        Some(Slot::Segments) | None => match sections::segment_key(&title) {
+        // `title` is a key already: a segment title starts so.
+        Some(Slot::Segments) | None => match title
+            .starts_with("segments by ")
+            .then(|| sections::segment_key(&title))
+            .flatten()
+        {
             Some(k) if v.has_col("owner") => {
                 sections::segments(&v, ctx, r.segments.entry(k).or_default());
             }
