@@ -21,14 +21,17 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     utf8(bytes)
 }
 
-/// Valid UTF-8 (most reports) is checked by the fast validator and
-/// borrowed; a file with invalid sequences is copied with each sequence
-/// replaced by U+FFFD, exactly as `String::from_utf8_lossy` does, but the
-/// valid runs between them go through the same fast validator instead of
-/// the byte-by-byte loop of the lossy decoder (a GBK report has a few
-/// dozen invalid sequences in megabytes of valid text).
+/// Valid UTF-8 (most reports) is checked by a SIMD validator (`simdutf8`,
+/// whose `compat` errors carry the same positions and lengths as the
+/// standard library's) and borrowed; a file with invalid sequences is
+/// copied with each sequence replaced by U+FFFD, exactly as
+/// `String::from_utf8_lossy` does, but the valid runs between them go
+/// through the same validator instead of the byte-by-byte loop of the
+/// lossy decoder (a GBK report has a few dozen invalid sequences in
+/// megabytes of valid text).
 fn utf8(bytes: &[u8]) -> Cow<'_, str> {
-    let first = match std::str::from_utf8(bytes) {
+    use simdutf8::compat::from_utf8;
+    let first = match from_utf8(bytes) {
         Ok(text) => return Cow::Borrowed(text),
         Err(e) => e,
     };
@@ -37,16 +40,16 @@ fn utf8(bytes: &[u8]) -> Cow<'_, str> {
     let mut error = Some(first);
     while let Some(e) = error {
         let (valid, after) = rest.split_at(e.valid_up_to());
-        out.push_str(std::str::from_utf8(valid).unwrap_or_default());
+        out.push_str(from_utf8(valid).unwrap_or_default());
         out.push(char::REPLACEMENT_CHARACTER);
         // No length: the input ends inside a sequence, one U+FFFD for it.
         let Some(bad) = e.error_len() else {
             return Cow::Owned(out);
         };
         rest = after.get(bad..).unwrap_or_default();
-        error = std::str::from_utf8(rest).err();
+        error = from_utf8(rest).err();
     }
-    out.push_str(std::str::from_utf8(rest).unwrap_or_default());
+    out.push_str(from_utf8(rest).unwrap_or_default());
     Cow::Owned(out)
 }
 
