@@ -189,10 +189,10 @@ fn looks_like_sysstat(lower: &str) -> bool {
         w.len() <= 8 && w.contains(&"name") && (w.contains(&"value") || w.contains(&"delta"))
     });
     header
-        && (has(&lower, "physical read")
-            || has(&lower, "flash cache")
-            || has(&lower, "redo size")
-            || has(&lower, "session logical reads"))
+        && (has(lower, "physical read")
+            || has(lower, "flash cache")
+            || has(lower, "redo size")
+            || has(lower, "session logical reads"))
 }
 
 #[cfg(test)]
