@@ -22,35 +22,31 @@ fn is_header_row(row: &Row) -> bool {
 }
 
 fn expand(row: &Row) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(row.cells.len());
     for c in &row.cells {
-        for _ in 0..c.colspan.max(1) {
-            out.push(c.text.to_ascii_lowercase());
+        let name = c.text.to_ascii_lowercase();
+        for _ in 1..c.colspan.max(1) {
+            out.push(name.clone());
         }
+        out.push(name);
     }
     out
 }
 
 impl<'a> View<'a> {
     pub fn new(table: &'a Table<'a>, section: &str) -> Self {
-        let mut headers: Vec<&Row> = Vec::new();
+        // The last two header rows: leaf names and their parents.
+        let (mut leaf, mut parent): (Option<&Row>, Option<&Row>) = (None, None);
         let mut data = Vec::with_capacity(table.rows.len());
         for r in &table.rows {
             if is_header_row(r) {
-                headers.push(r);
+                parent = leaf.replace(r);
             } else {
                 data.push(r);
             }
         }
-        let cols = headers.last().map(|r| expand(r)).unwrap_or_default();
-        let parents = if headers.len() >= 2 {
-            headers
-                .get(headers.len() - 2)
-                .map(|r| expand(r))
-                .unwrap_or_default()
-        } else {
-            Vec::new()
-        };
+        let cols = leaf.map(expand).unwrap_or_default();
+        let parents = parent.map(expand).unwrap_or_default();
         View {
             table,
             cols,
