@@ -39,7 +39,9 @@ fn utf8(bytes: &[u8]) -> Cow<'_, str> {
     let mut rest = bytes;
     let mut error = Some(first);
     while let Some(e) = error {
-        let (valid, after) = rest.split_at(e.valid_up_to());
+        let (valid, after) = rest
+            .split_at_checked(e.valid_up_to())
+            .unwrap_or((rest, &[]));
         out.push_str(from_utf8(valid).unwrap_or_default());
         out.push(char::REPLACEMENT_CHARACTER);
         // No length: the input ends inside a sequence, one U+FFFD for it.
