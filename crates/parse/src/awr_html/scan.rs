@@ -373,11 +373,10 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
         }
     }
 
-    fn start(&mut self, name: &[u8], attrs: &str, pos: usize, empty: bool) {
+    fn start(&mut self, tag: Tag, attrs: &str, pos: usize, empty: bool) {
         if self.skip.is_some() {
             return;
         }
-        let tag = tag_of(name);
         match tag {
             Tag::Skip => {
                 if !empty {
@@ -489,8 +488,7 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
         }
     }
 
-    fn end(&mut self, name: &[u8]) {
-        let tag = tag_of(name);
+    fn end(&mut self, name: &[u8], tag: Tag) {
         if let Some(skip) = self.skip {
             if skip == tag {
                 self.skip = None;
@@ -591,11 +589,11 @@ pub fn scan<'a>(
         match tokens.next(s.wants_text()) {
             Token::Start {
                 at,
-                name,
+                tag,
                 attrs,
                 empty,
-            } => s.start(name, attrs, at, empty),
-            Token::End(name) => s.end(name),
+            } => s.start(tag, attrs, at, empty),
+            Token::End(name, tag) => s.end(name, tag),
             Token::Text(t) => s.push_text(t),
             Token::Ref(name) => match resolve_entity(name) {
                 Some(c) => s.push_char(c),
@@ -806,12 +804,12 @@ mod tokens {
         /// `<name attrs>` or `<name attrs/>`; `at` is the offset of `<`.
         Start {
             at: usize,
-            name: &'a [u8],
+            tag: Tag,
             attrs: &'a str,
             empty: bool,
         },
         /// `</name>`, trailing whitespace of the name dropped.
-        End(&'a [u8]),
+        End(&'a [u8], Tag),
         /// Text between markup (or a lone `&` and what follows it).
         Text(&'a str),
         /// `&name;`: the name between `&` and `;`.
@@ -838,6 +836,72 @@ mod tokens {
         text: &'a str,
         pos: usize,
         state: State,
+        memo: Memo,
+    }
+
+    /// A tag as read from `<` to `>`: offsets relative to the `<`.
+    #[derive(Clone, Copy)]
+    struct TagInfo {
+        /// Offset of the `>`.
+        gt: u32,
+        /// `</...>`.
+        close: bool,
+        /// Length of the name (after `<` or `</`).
+        name_len: u32,
+        /// Where the content of a start tag ends (before `>` or `/>`).
+        end: u32,
+        empty: bool,
+        tag: Tag,
+    }
+
+    const MEMO_SETS: usize = 32;
+    const MEMO_WAYS: usize = 4;
+
+    /// Tags already read, by the 4 bytes after their `<`: AWR repeats the
+    /// same few tags (`<td align="right" class='awrc'>`) hundreds of
+    /// thousands of times, and a tag whose bytes equal those of one read
+    /// before reads the same (a tag's end, name and kind depend on its
+    /// bytes up to its `>` only), so it is compared instead of scanned.
+    struct Memo {
+        /// Offset of the earlier `<` and what was read there.
+        sets: [[Option<(u32, TagInfo)>; MEMO_WAYS]; MEMO_SETS],
+    }
+
+    impl Memo {
+        fn set_of(rest: &[u8]) -> Option<usize> {
+            let key = rest.get(1..5)?;
+            let word =
+                u32::from_le_bytes([*key.first()?, *key.get(1)?, *key.get(2)?, *key.get(3)?]);
+            Some((word.wrapping_mul(0x9E37_79B1) >> 27) as usize % MEMO_SETS)
+        }
+
+        /// What was read before at a tag with the same bytes as `rest`'s
+        /// first tag.
+        fn find(&self, bytes: &[u8], rest: &[u8]) -> Option<TagInfo> {
+            let set = self.sets.get(Self::set_of(rest)?)?;
+            for (start, info) in set.iter().flatten() {
+                let len = info.gt as usize + 1;
+                if rest.get(len - 1) == Some(&b'>') {
+                    let start = *start as usize;
+                    if bytes.get(start..start + len) == rest.get(..len) {
+                        return Some(*info);
+                    }
+                }
+            }
+            None
+        }
+
+        fn insert(&mut self, at: usize, rest: &[u8], info: TagInfo) {
+            let (Some(set), Ok(at)) = (Self::set_of(rest), u32::try_from(at)) else {
+                return;
+            };
+            if let Some(set) = self.sets.get_mut(set) {
+                set.rotate_right(1);
+                if let Some(first) = set.first_mut() {
+                    *first = Some((at, info));
+                }
+            }
+        }
     }
 
     const UNCLOSED_TAG: &str = "syntax error: tag not closed: `>` not found before end of input";
@@ -869,7 +933,44 @@ mod tokens {
                 text: text.strip_prefix('\u{feff}').unwrap_or(text),
                 pos: 0,
                 state: State::Text,
+                memo: Memo {
+                    sets: [[None; MEMO_WAYS]; MEMO_SETS],
+                },
             }
+        }
+
+        /// The tag at `at` (not a comment, CDATA, DOCTYPE or processing
+        /// instruction), or `None` when its `>` is missing.
+        fn read_tag(&mut self, at: usize) -> Option<TagInfo> {
+            let bytes = self.bytes();
+            let rest = bytes.get(at..)?;
+            if let Some(info) = self.memo.find(bytes, rest) {
+                return Some(info);
+            }
+            let gt = tag_end(rest)?;
+            let info = if rest.get(1) == Some(&b'/') {
+                let name = end_name(rest, gt);
+                TagInfo {
+                    gt: u32::try_from(gt).ok()?,
+                    close: true,
+                    name_len: u32::try_from(name.len()).ok()?,
+                    end: 0,
+                    empty: false,
+                    tag: tag_of(name),
+                }
+            } else {
+                let (name, end, empty) = start_name(rest, gt);
+                TagInfo {
+                    gt: u32::try_from(gt).ok()?,
+                    close: false,
+                    name_len: u32::try_from(name.len()).ok()?,
+                    end: u32::try_from(end).ok()?,
+                    empty,
+                    tag: tag_of(name),
+                }
+            };
+            self.memo.insert(at, rest, info);
+            Some(info)
         }
 
         /// Offset of the next unread byte.
@@ -985,8 +1086,8 @@ mod tokens {
                 None => self.fatal(UNCLOSED_TAG, start),
                 Some(b'!') => self.bang(rest),
                 Some(b'?') => self.pi(rest),
-                Some(&c) => {
-                    let Some(gt) = tag_end(rest) else {
+                Some(_) => {
+                    let Some(info) = self.read_tag(start) else {
                         let message = match quote_state(rest) {
                             b'\'' => UNCLOSED_SINGLE,
                             b'"' => UNCLOSED_DOUBLE,
@@ -994,16 +1095,16 @@ mod tokens {
                         };
                         return self.fatal(message, bytes.len());
                     };
-                    self.pos = start + gt + 1;
-                    if c == b'/' {
-                        return Token::End(end_name(rest, gt));
+                    self.pos = start + info.gt as usize + 1;
+                    let name_len = info.name_len as usize;
+                    if info.close {
+                        return Token::End(rest.get(2..2 + name_len).unwrap_or_default(), info.tag);
                     }
-                    let (name, end, empty) = start_name(rest, gt);
                     Token::Start {
                         at: start,
-                        name,
-                        attrs: self.slice(start + 1 + name.len(), start + end),
-                        empty,
+                        tag: info.tag,
+                        attrs: self.slice(start + 1 + name_len, start + info.end as usize),
+                        empty: info.empty,
                     }
                 }
             }
@@ -1029,46 +1130,34 @@ mod tokens {
                     return;
                 };
                 let at = pos + lt;
-                let rest = bytes.get(at..).unwrap_or_default();
-                let gt = match rest.get(1) {
+                let info = match bytes.get(at + 1) {
                     Some(b'!' | b'?') | None => None,
-                    Some(_) => tag_end(rest),
+                    Some(_) => self.read_tag(at),
                 };
-                let Some(gt) = gt else {
+                let Some(info) = info else {
                     self.pos = at;
                     self.state = State::Markup;
                     return;
                 };
-                let stop = if rest.get(1) == Some(&b'/') {
-                    match tag_of(end_name(rest, gt)) {
-                        Tag::Td | Tag::Th | Tag::Tr => {
-                            *cell_open = false;
-                            false
-                        }
-                        Tag::Table | Tag::Li => true,
-                        _ => false,
+                let stop = match info.tag {
+                    Tag::Td | Tag::Th => {
+                        *cell_open = !info.close && !info.empty;
+                        false
                     }
-                } else {
-                    let (name, _, empty) = start_name(rest, gt);
-                    match tag_of(name) {
-                        Tag::Td | Tag::Th => {
-                            *cell_open = !empty;
-                            false
-                        }
-                        Tag::Tr => {
-                            *cell_open = false;
-                            false
-                        }
-                        Tag::Table | Tag::Heading | Tag::Li | Tag::Title | Tag::Skip => true,
-                        Tag::Br | Tag::Block | Tag::Other => false,
+                    Tag::Tr => {
+                        *cell_open = false;
+                        false
                     }
+                    Tag::Table | Tag::Li => true,
+                    Tag::Heading | Tag::Title | Tag::Skip => !info.close,
+                    Tag::Br | Tag::Block | Tag::Other => false,
                 };
                 if stop {
                     self.pos = at;
                     self.state = State::Markup;
                     return;
                 }
-                pos = at + gt + 1;
+                pos = at + info.gt as usize + 1;
             }
         }
 
