@@ -927,6 +927,49 @@ mod tokens {
         matches!(b, b' ' | b'\r' | b'\n' | b'\t')
     }
 
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+
+    /// High bit set in the bytes of `w` equal to `c`. Bytes above a match
+    /// may be flagged wrongly (a borrow); the lowest flag is always exact.
+    fn flags(w: u64, c: u8) -> u64 {
+        let x = w ^ (LO * u64::from(c));
+        x.wrapping_sub(LO) & !x & HI
+    }
+
+    /// How many words [`find`] looks at before it hands over to `memchr`:
+    /// most spans in AWR HTML (a tag, a cell's text) end within them, and
+    /// a call costs more than the words.
+    const WORDS: usize = 4;
+
+    /// Offset of the first byte of `s` flagged by `mask` (see [`flags`]),
+    /// read 8 bytes at a time for the first [`WORDS`] words, then by
+    /// `slow` (the equivalent `memchr` call) on what is left.
+    #[inline(always)]
+    fn find(
+        s: &[u8],
+        mask: impl Fn(u64) -> u64,
+        slow: impl Fn(&[u8]) -> Option<usize>,
+    ) -> Option<usize> {
+        let mut i = 0;
+        for _ in 0..WORDS {
+            let Some(w) = s.get(i..).and_then(|r| r.first_chunk::<8>()) else {
+                break;
+            };
+            let m = mask(u64::from_le_bytes(*w));
+            if m != 0 {
+                return Some(i + (m.trailing_zeros() / 8) as usize);
+            }
+            i += 8;
+        }
+        slow(s.get(i..)?).map(|j| i + j)
+    }
+
+    /// `memchr::memchr(c, s)`, quicker on short spans.
+    fn find1(c: u8, s: &[u8]) -> Option<usize> {
+        find(s, |w| flags(w, c), |r| memchr::memchr(c, r))
+    }
+
     impl<'a> Tokenizer<'a> {
         pub fn new(text: &'a str) -> Self {
             Tokenizer {
@@ -1007,7 +1050,7 @@ mod tokens {
                     State::Markup => return self.markup(),
                     State::Text | State::Ref if !keep_text => {
                         let rest = bytes.get(self.pos..).unwrap_or_default();
-                        match memchr::memchr(b'<', rest) {
+                        match find1(b'<', rest) {
                             Some(i) => {
                                 self.pos += i;
                                 self.state = State::Markup;
@@ -1021,7 +1064,11 @@ mod tokens {
                     State::Text => {
                         let start = self.pos;
                         let rest = bytes.get(start..).unwrap_or_default();
-                        match memchr::memchr2(b'<', b'&', rest) {
+                        match find(
+                            rest,
+                            |w| flags(w, b'<') | flags(w, b'&'),
+                            |r| memchr::memchr2(b'<', b'&', r),
+                        ) {
                             None => {
                                 self.pos = bytes.len();
                                 self.state = State::Done;
@@ -1124,7 +1171,7 @@ mod tokens {
             let bytes = self.bytes();
             let mut pos = self.pos;
             loop {
-                let Some(lt) = bytes.get(pos..).and_then(|r| memchr::memchr(b'<', r)) else {
+                let Some(lt) = bytes.get(pos..).and_then(|r| find1(b'<', r)) else {
                     self.pos = bytes.len();
                     self.state = State::Done;
                     return;
@@ -1263,12 +1310,16 @@ mod tokens {
     fn tag_end(rest: &[u8]) -> Option<usize> {
         let mut i = 0;
         loop {
-            let at = i + memchr::memchr3(b'>', b'"', b'\'', rest.get(i..)?)?;
+            let at = i + find(
+                rest.get(i..)?,
+                |w| flags(w, b'>') | flags(w, b'"') | flags(w, b'\''),
+                |r| memchr::memchr3(b'>', b'"', b'\'', r),
+            )?;
             let quote = *rest.get(at)?;
             if quote == b'>' {
                 return Some(at);
             }
-            i = at + 2 + memchr::memchr(quote, rest.get(at + 1..)?)?;
+            i = at + 2 + find1(quote, rest.get(at + 1..)?)?;
         }
     }
 
