@@ -373,7 +373,7 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
         }
     }
 
-    fn start(&mut self, tag: Tag, attrs: &str, pos: usize, empty: bool) {
+    fn start(&mut self, tag: Tag, attrs: &str, colspan: u16, pos: usize, empty: bool) {
         if self.skip.is_some() {
             return;
         }
@@ -438,17 +438,7 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                     if open.row.is_none() && open.collect {
                         open.row = Some(open.new_row(self.lines.at(pos)));
                     }
-                    // Most cells have no colspan: skip the attribute parser
-                    // unless the raw tag mentions one (any case: browsers
-                    // re-save it as `colSpan`).
-                    let colspan = if open.collect && mentions_span(attrs.as_bytes()) {
-                        attr(attrs, b"colspan")
-                            .and_then(|v| unescape(v).trim().parse::<u16>().ok())
-                            .unwrap_or(1)
-                            .clamp(1, 64)
-                    } else {
-                        1
-                    };
+                    let colspan = if open.collect { colspan } else { 1 };
                     open.cell = Some(OpenCell {
                         text: CellText::default(),
                         header: tag == Tag::Th,
@@ -591,8 +581,9 @@ pub fn scan<'a>(
                 at,
                 tag,
                 attrs,
+                colspan,
                 empty,
-            } => s.start(tag, attrs, at, empty),
+            } => s.start(tag, attrs, colspan, at, empty),
             Token::End(name, tag) => s.end(name, tag),
             Token::Text(t) => s.push_text(t),
             Token::Ref(name) => match resolve_entity(name) {
@@ -627,6 +618,20 @@ pub fn scan<'a>(
         h1: s.h1,
         notes,
         lines: total,
+    }
+}
+
+/// The `colspan` of a cell tag with these attributes, 1 to 64.
+fn colspan_of(attrs: &str) -> u16 {
+    // Most cells have no colspan: skip the attribute parser unless the raw
+    // tag mentions one (any case: browsers re-save it as `colSpan`).
+    if mentions_span(attrs.as_bytes()) {
+        attr(attrs, b"colspan")
+            .and_then(|v| unescape(v).trim().parse::<u16>().ok())
+            .unwrap_or(1)
+            .clamp(1, 64)
+    } else {
+        1
     }
 }
 
@@ -798,7 +803,7 @@ pub fn collapse(s: &str) -> String {
 /// keep is jumped over without looking at it. Positions are byte offsets
 /// after a leading byte order mark, as quick-xml counted them.
 mod tokens {
-    use super::{Tag, tag_of};
+    use super::{Tag, colspan_of, tag_of};
 
     pub enum Token<'a> {
         /// `<name attrs>` or `<name attrs/>`; `at` is the offset of `<`.
@@ -806,6 +811,8 @@ mod tokens {
             at: usize,
             tag: Tag,
             attrs: &'a str,
+            /// Of a `<td>`/`<th>`; 1 for other tags.
+            colspan: u16,
             empty: bool,
         },
         /// `</name>`, trailing whitespace of the name dropped.
@@ -852,6 +859,9 @@ mod tokens {
         end: u32,
         empty: bool,
         tag: Tag,
+        /// Of a `<td>`/`<th>` start tag (the attribute parser runs once per
+        /// distinct tag); 1 for other tags.
+        colspan: u16,
     }
 
     const MEMO_SETS: usize = 32;
@@ -896,10 +906,8 @@ mod tokens {
                 return;
             };
             if let Some(set) = self.sets.get_mut(set) {
-                set.rotate_right(1);
-                if let Some(first) = set.first_mut() {
-                    *first = Some((at, info));
-                }
+                let [a, b, c, _] = *set;
+                *set = [Some((at, info)), a, b, c];
             }
         }
     }
@@ -1000,16 +1008,23 @@ mod tokens {
                     end: 0,
                     empty: false,
                     tag: tag_of(name),
+                    colspan: 1,
                 }
             } else {
                 let (name, end, empty) = start_name(rest, gt);
+                let tag = tag_of(name);
+                let colspan = match tag {
+                    Tag::Td | Tag::Th => colspan_of(self.slice(at + 1 + name.len(), at + end)),
+                    _ => 1,
+                };
                 TagInfo {
                     gt: u32::try_from(gt).ok()?,
                     close: false,
                     name_len: u32::try_from(name.len()).ok()?,
                     end: u32::try_from(end).ok()?,
                     empty,
-                    tag: tag_of(name),
+                    tag,
+                    colspan,
                 }
             };
             self.memo.insert(at, rest, info);
@@ -1151,6 +1166,7 @@ mod tokens {
                         at: start,
                         tag: info.tag,
                         attrs: self.slice(start + 1 + name_len, start + info.end as usize),
+                        colspan: info.colspan,
                         empty: info.empty,
                     }
                 }
