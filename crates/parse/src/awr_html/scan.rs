@@ -292,6 +292,17 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
         self.open.last_mut().filter(|o| !o.collect)
     }
 
+    /// The innermost open table when it keeps its cells' text and nothing
+    /// else reads text here: the tokenizer may build its cells and rows
+    /// itself ([`Tokenizer::read_cells`]) and the lines they start on.
+    fn kept_table(&mut self) -> Option<(&mut Open<'a>, &mut Lines<'a>)> {
+        if self.skip.is_some() || self.in_title || self.in_heading {
+            return None;
+        }
+        let open = self.open.last_mut().filter(|o| o.collect)?;
+        Some((open, &mut self.lines))
+    }
+
     fn push_text(&mut self, s: &'a str) {
         if self.skip.is_some() {
             return;
@@ -575,6 +586,8 @@ pub fn scan<'a>(
             let mut cell_open = open.cell.is_some();
             tokens.skip_unkept(&mut cell_open);
             open.cell = cell_open.then(OpenCell::unkept);
+        } else if let Some((open, lines)) = s.kept_table() {
+            tokens.read_cells(open, lines);
         }
         match tokens.next(s.wants_text()) {
             Token::Start {
@@ -803,7 +816,7 @@ pub fn collapse(s: &str) -> String {
 /// keep is jumped over without looking at it. Positions are byte offsets
 /// after a leading byte order mark, as quick-xml counted them.
 mod tokens {
-    use super::{Tag, colspan_of, tag_of};
+    use super::{Lines, Open, OpenCell, Tag, colspan_of, tag_of};
 
     pub enum Token<'a> {
         /// `<name attrs>` or `<name attrs/>`; `at` is the offset of `<`.
@@ -1169,6 +1182,86 @@ mod tokens {
                         colspan: info.colspan,
                         empty: info.empty,
                     }
+                }
+            }
+        }
+
+        /// Reads the cells and rows of `open`, a table whose text is kept,
+        /// the way [`super::Scanner`] does from [`Tokenizer::next`]'s
+        /// tokens, without the tokens: text of the open cell, `<td>`/`<th>`
+        /// and `<tr>` start and end tags. Stops, with nothing read of it,
+        /// at anything else (an entity, another tag, a comment, markup
+        /// that cannot be read, the end of the input) for `next` to read.
+        pub fn read_cells(&mut self, open: &mut Open<'a>, lines: &mut Lines<'a>) {
+            let bytes = self.bytes();
+            loop {
+                match self.state {
+                    State::Text => {
+                        let start = self.pos;
+                        let rest = bytes.get(start..).unwrap_or_default();
+                        if let Some(cell) = open.cell.as_mut() {
+                            let Some(i) = find(
+                                rest,
+                                |w| flags(w, b'<') | flags(w, b'&'),
+                                |r| memchr::memchr2(b'<', b'&', r),
+                            ) else {
+                                return;
+                            };
+                            if i > 0 {
+                                cell.text.push(self.slice(start, start + i));
+                                self.pos = start + i;
+                            }
+                            if rest.get(i) != Some(&b'<') {
+                                self.state = State::Ref;
+                                return;
+                            }
+                            self.state = State::Markup;
+                        } else {
+                            // Text between cells is not kept.
+                            let Some(i) = find1(b'<', rest) else {
+                                return;
+                            };
+                            self.pos = start + i;
+                            self.state = State::Markup;
+                        }
+                    }
+                    State::Markup => {
+                        let at = self.pos;
+                        if matches!(bytes.get(at + 1), Some(b'!' | b'?') | None) {
+                            return;
+                        }
+                        let Some(info) = self.read_tag(at) else {
+                            return;
+                        };
+                        match (info.tag, info.close) {
+                            (Tag::Td | Tag::Th, false) => {
+                                open.close_cell();
+                                if open.row.is_none() {
+                                    open.row = Some(open.new_row(lines.at(at)));
+                                }
+                                open.cell = Some(OpenCell {
+                                    text: super::CellText::default(),
+                                    header: info.tag == Tag::Th,
+                                    colspan: info.colspan,
+                                });
+                                if info.empty {
+                                    open.close_cell();
+                                }
+                            }
+                            (Tag::Td | Tag::Th, true) => open.close_cell(),
+                            (Tag::Tr, false) => {
+                                open.close_row();
+                                if !info.empty {
+                                    open.row = Some(open.new_row(lines.at(at)));
+                                }
+                            }
+                            (Tag::Tr, true) => open.close_row(),
+                            _ => return,
+                        }
+                        self.pos = at + info.gt as usize + 1;
+                        self.state = State::Text;
+                    }
+                    State::Ref | State::Done => return,
                 }
             }
         }
