@@ -251,8 +251,13 @@ struct Scanner<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> {
     open: Vec<Open<'a>>,
     /// Text of the current block outside tables.
     block: String,
-    /// Last non-empty block text or heading outside tables.
+    /// Last non-empty block text or heading outside tables, collapsed
+    /// unless `last_pending`.
     last_text: String,
+    /// Last non-empty block text, not collapsed yet.
+    last_block: String,
+    /// `last_block` is newer than `last_text`.
+    last_pending: bool,
     heading: String,
     in_heading: bool,
     heading_text: String,
@@ -368,12 +373,23 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
 
     fn flush_block(&mut self) {
         if !self.block.is_empty() {
-            let t = collapse(&self.block);
-            if !t.is_empty() {
-                self.last_text = t;
+            // Collapsed only if a table takes it as its title: most blocks
+            // (list notes, links, SQL text) are followed by another.
+            if !self.block.trim().is_empty() {
+                std::mem::swap(&mut self.block, &mut self.last_block);
+                self.last_pending = true;
             }
             self.block.clear();
         }
+    }
+
+    /// The last non-empty block text or heading outside tables, collapsed.
+    fn last_text(&mut self) -> &str {
+        if self.last_pending {
+            self.last_text = collapse(&self.last_block);
+            self.last_pending = false;
+        }
+        &self.last_text
     }
 
     fn close_all_tables(&mut self) {
@@ -408,7 +424,7 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                 let summary = attr(attrs, b"summary").map(unescape).unwrap_or_default();
                 let title = match self.open.last() {
                     Some(parent) => parent.table.title.clone(),
-                    None => self.last_text.clone(),
+                    None => self.last_text().to_string(),
                 };
                 let table = Table {
                     title,
@@ -524,6 +540,7 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                 if !t.is_empty() {
                     self.heading = t.clone();
                     self.last_text = t;
+                    self.last_pending = false;
                 }
             }
             Tag::Li => {
@@ -570,6 +587,8 @@ pub fn scan<'a>(
         open: Vec::new(),
         block: String::new(),
         last_text: String::new(),
+        last_block: String::new(),
+        last_pending: false,
         heading: String::new(),
         in_heading: false,
         heading_text: String::new(),
