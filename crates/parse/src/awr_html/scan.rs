@@ -798,6 +798,9 @@ fn unescape(s: &str) -> String {
 /// True when [`collapse`] would return the text unchanged.
 fn is_collapsed(s: &str) -> bool {
     let b = s.as_bytes();
+    if all_visible_ascii(b) {
+        return true;
+    }
     if b.first().is_some_and(u8::is_ascii_whitespace)
         || b.last().is_some_and(u8::is_ascii_whitespace)
     {
@@ -812,6 +815,22 @@ fn is_collapsed(s: &str) -> bool {
         prev_space = c == b' ';
     }
     true
+}
+
+/// Whether every byte is printable ASCII other than space (most cells:
+/// numbers, names), 8 bytes at a time.
+fn all_visible_ascii(b: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut words = b.chunks_exact(8);
+    for w in words.by_ref() {
+        let w = w.first_chunk::<8>().map_or(HI, |w| u64::from_le_bytes(*w));
+        // A byte >= 0x80, or one below 0x21 (exact once none is >= 0x80).
+        if w & HI != 0 || w.wrapping_sub(LO * 0x21) & !w & HI != 0 {
+            return false;
+        }
+    }
+    words.remainder().iter().all(|&c| (0x21..0x80).contains(&c))
 }
 
 /// Trims and collapses runs of whitespace (incl. no-break space) to one space.
