@@ -203,7 +203,7 @@ impl Lines<'_> {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Tag {
     Table,
     Tr,
@@ -899,7 +899,7 @@ mod tokens {
     }
 
     /// A tag as read from `<` to `>`: offsets relative to the `<`.
-    #[derive(Clone, Copy)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     struct TagInfo {
         /// Offset of the `>`.
         gt: u32,
@@ -1096,6 +1096,14 @@ mod tokens {
             if let Some(info) = self.memo.find(bytes, rest) {
                 return Some(info);
             }
+            let info = Self::scan_tag(self.text, at)?;
+            self.memo.insert(at, rest, info);
+            Some(info)
+        }
+
+        /// The tag at `at` of `text` read byte by byte (the memo's misses).
+        fn scan_tag(text: &str, at: usize) -> Option<TagInfo> {
+            let rest = text.as_bytes().get(at..)?;
             let gt = tag_end(rest)?;
             let info = if rest.get(1) == Some(&b'/') {
                 let name = end_name(rest, gt);
@@ -1112,7 +1120,9 @@ mod tokens {
                 let (name, end, empty) = start_name(rest, gt);
                 let tag = tag_of(name);
                 let colspan = match tag {
-                    Tag::Td | Tag::Th => colspan_of(self.slice(at + 1 + name.len(), at + end)),
+                    Tag::Td | Tag::Th => {
+                        colspan_of(text.get(at + 1 + name.len()..at + end).unwrap_or_default())
+                    }
                     _ => 1,
                 };
                 TagInfo {
@@ -1125,7 +1135,6 @@ mod tokens {
                     colspan,
                 }
             };
-            self.memo.insert(at, rest, info);
             Some(info)
         }
 
@@ -1551,6 +1560,112 @@ mod tokens {
         }
         None
     }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// Spans of every length with the byte looked for at every offset
+        /// (or absent), shorter and longer than the words read inline.
+        #[test]
+        fn find_agrees_with_memchr_at_every_offset_and_length() {
+            for len in 0..80 {
+                for at in 0..=len {
+                    let mut s = vec![b'x'; len];
+                    if let Some(b) = s.get_mut(at) {
+                        *b = if at % 2 == 0 { b'<' } else { b'&' };
+                    }
+                    // A second candidate further on must not win.
+                    if let Some(b) = s.get_mut(at + 3) {
+                        *b = b'<';
+                    }
+                    let want = memchr::memchr2(b'<', b'&', &s);
+                    let got = find(
+                        &s,
+                        |w| flags(w, b'<') | flags(w, b'&'),
+                        |r| memchr::memchr2(b'<', b'&', r),
+                    );
+                    assert_eq!(got, want, "len {len}, at {at}");
+                    assert_eq!(
+                        find1(b'<', &s),
+                        memchr::memchr(b'<', &s),
+                        "len {len}, at {at}"
+                    );
+                }
+            }
+        }
+
+        #[test]
+        fn bare_cell_and_row_tags_read_as_the_byte_reader_reads_them() {
+            for tag in [
+                "</td>", "</TD>", "</tr>", "</TR>", "</th>", "</TH>", "<tr>", "<TR>", "<td>",
+                "<TD>",
+            ] {
+                for after in ["", "x", "\n<td>", "</td>"] {
+                    let text = format!("{tag}{after}");
+                    // Fewer than 4 bytes after `<`: left to the byte reader.
+                    let quick = text.as_bytes().get(1..5).and_then(short_tag);
+                    let want = Some(&text).filter(|t| t.len() >= 5);
+                    assert_eq!(
+                        quick,
+                        want.and_then(|t| Tokenizer::scan_tag(t, 0)),
+                        "{text:?}"
+                    );
+                }
+            }
+            // Not bare: left to the byte reader.
+            for text in ["<td >", "</td >", "<tda>", "<trx>", "</tdx>", "<th>"] {
+                assert!(
+                    text.as_bytes().get(1..5).and_then(short_tag).is_none(),
+                    "{text}"
+                );
+            }
+        }
+
+        /// Tags that start alike and differ after (in a quoted value, in
+        /// where the quote closes, in case, in length): each is read as if
+        /// it were the first of its kind.
+        #[test]
+        fn the_tag_memo_answers_only_for_the_same_bytes() {
+            let tags = [
+                "<td align=\"right\" class='awrc'>",
+                "<td align=\"right\" class='awrnc'>",
+                "<td align=\"right\" class='awrc>'>",
+                "<td align=\"right\" class=\"awrc'>",
+                "<td align=\"right\" colspan=\"2\" class='awrc'>",
+                "<td align=\"right\" colspan=\"3\" class='awrc'>",
+                "<td align=\"right\" class='awrc'/>",
+                "<TD align=\"right\" class='awrc'>",
+                "<td align=right>",
+                "<td align=right >",
+                "</td >",
+                "</td\n>",
+                "<table summary=\"a > b\">",
+            ];
+            let mut text = String::new();
+            for round in 0..3 {
+                for (i, t) in tags.iter().enumerate() {
+                    if (i + round) % 2 == 0 {
+                        text.push_str(t);
+                        text.push_str("1\"2'3");
+                    }
+                    text.push_str(t);
+                    text.push('x');
+                }
+            }
+            let mut tok = Tokenizer::new(&text);
+            let mut at = 0;
+            let mut read = 0;
+            while let Some(lt) = text.get(at..).and_then(|r| r.find('<')) {
+                let pos = at + lt;
+                let want = Tokenizer::scan_tag(&text, pos);
+                assert_eq!(tok.read_tag(pos), want, "at {pos}: {:?}", text.get(pos..));
+                read += 1;
+                at = pos + want.map_or(1, |i| i.gt as usize + 1);
+            }
+            assert!(read > tags.len() * 3, "{read}");
+        }
+    }
 }
 
 #[cfg(test)]
@@ -1672,6 +1787,31 @@ mod tests {
             .map(|t| (t.title.as_str(), t.rows.len(), t.complete))
             .collect();
         assert_eq!(got, [("Skip", 0, true), ("Keep", 1, true)]);
+    }
+
+    #[test]
+    fn is_collapsed_says_whether_collapse_would_change_the_text() {
+        let samples = [
+            "",
+            "1,234.5",
+            "a b",
+            "a  b",
+            " a",
+            "a ",
+            "a\tb",
+            "a\u{a0}b",
+            "\u{a0}",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefgh ",
+            "abcdefg\nijk",
+            "db file sequential read",
+            "12345678901234567890",
+            "1234567890123456789\u{7f}",
+        ];
+        for s in samples {
+            assert_eq!(is_collapsed(s), collapse(s) == s, "{s:?}");
+        }
     }
 
     #[test]
