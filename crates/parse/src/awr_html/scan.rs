@@ -1288,76 +1288,83 @@ mod tokens {
         /// that cannot be read, the end of the input) for `next` to read.
         pub fn read_cells(&mut self, open: &mut Open<'a>, lines: &mut Lines<'a>) {
             let bytes = self.bytes();
+            let text = self.text;
+            // Position and state kept in locals until the loop ends.
+            let mut pos = self.pos;
+            let mut at_markup = match self.state {
+                State::Text => false,
+                State::Markup => true,
+                State::Ref | State::Done => return,
+            };
             loop {
-                match self.state {
-                    State::Text => {
-                        let start = self.pos;
-                        let rest = bytes.get(start..).unwrap_or_default();
-                        if let Some(cell) = open.cell.as_mut() {
-                            let Some(i) = find(
-                                rest,
-                                |w| flags(w, b'<') | flags(w, b'&'),
-                                |r| memchr::memchr2(b'<', b'&', r),
-                            ) else {
-                                return;
-                            };
-                            if i > 0 {
-                                cell.text.push(self.slice(start, start + i));
-                                self.pos = start + i;
-                            }
-                            if rest.get(i) != Some(&b'<') {
-                                self.state = State::Ref;
-                                return;
-                            }
-                            self.state = State::Markup;
-                        } else {
-                            // Text between cells is not kept.
-                            let Some(i) = find1(b'<', rest) else {
-                                return;
-                            };
-                            self.pos = start + i;
-                            self.state = State::Markup;
-                        }
-                    }
-                    State::Markup => {
-                        let at = self.pos;
-                        if matches!(bytes.get(at + 1), Some(b'!' | b'?') | None) {
-                            return;
-                        }
-                        let Some(info) = self.read_tag(at) else {
-                            return;
+                if !at_markup {
+                    let rest = bytes.get(pos..).unwrap_or_default();
+                    if let Some(cell) = open.cell.as_mut() {
+                        let Some(i) = find(
+                            rest,
+                            |w| flags(w, b'<') | flags(w, b'&'),
+                            |r| memchr::memchr2(b'<', b'&', r),
+                        ) else {
+                            break;
                         };
-                        match (info.tag, info.close) {
-                            (Tag::Td | Tag::Th, false) => {
-                                open.close_cell();
-                                if open.row.is_none() {
-                                    open.row = Some(open.new_row(lines.at(at)));
-                                }
-                                open.cell = Some(OpenCell {
-                                    text: super::CellText::default(),
-                                    header: info.tag == Tag::Th,
-                                    colspan: info.colspan,
-                                });
-                                if info.empty {
-                                    open.close_cell();
-                                }
-                            }
-                            (Tag::Td | Tag::Th, true) => open.close_cell(),
-                            (Tag::Tr, false) => {
-                                open.close_row();
-                                if !info.empty {
-                                    open.row = Some(open.new_row(lines.at(at)));
-                                }
-                            }
-                            (Tag::Tr, true) => open.close_row(),
-                            _ => return,
+                        if i > 0 {
+                            cell.text.push(text.get(pos..pos + i).unwrap_or_default());
+                            pos += i;
                         }
-                        self.pos = at + info.gt as usize + 1;
-                        self.state = State::Text;
+                        if rest.get(i) != Some(&b'<') {
+                            self.pos = pos;
+                            self.state = State::Ref;
+                            return;
+                        }
+                    } else {
+                        // Text between cells is not kept.
+                        let Some(i) = find1(b'<', rest) else {
+                            break;
+                        };
+                        pos += i;
                     }
-                    State::Ref | State::Done => return,
+                    at_markup = true;
                 }
+                if matches!(bytes.get(pos + 1), Some(b'!' | b'?') | None) {
+                    break;
+                }
+                let Some(info) = self.read_tag(pos) else {
+                    break;
+                };
+                match (info.tag, info.close) {
+                    (Tag::Td | Tag::Th, false) => {
+                        open.close_cell();
+                        if open.row.is_none() {
+                            open.row = Some(open.new_row(lines.at(pos)));
+                        }
+                        open.cell = Some(OpenCell {
+                            text: super::CellText::default(),
+                            header: info.tag == Tag::Th,
+                            colspan: info.colspan,
+                        });
+                        if info.empty {
+                            open.close_cell();
+                        }
+                    }
+                    (Tag::Td | Tag::Th, true) => open.close_cell(),
+                    (Tag::Tr, false) => {
+                        open.close_row();
+                        if !info.empty {
+                            open.row = Some(open.new_row(lines.at(pos)));
+                        }
+                    }
+                    (Tag::Tr, true) => open.close_row(),
+                    _ => break,
+                }
+                pos += info.gt as usize + 1;
+                at_markup = false;
             }
+            self.pos = pos;
+            self.state = if at_markup {
+                State::Markup
+            } else {
+                State::Text
+            };
         }
 
         /// Jumps over what cannot change the scan while the innermost open
