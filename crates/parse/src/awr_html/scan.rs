@@ -1333,7 +1333,10 @@ mod tokens {
                 };
                 match (info.tag, info.close) {
                     (Tag::Td | Tag::Th, false) => {
-                        open.close_cell();
+                        // Most cells were closed by their `</td>`.
+                        if open.cell.is_some() {
+                            open.close_cell();
+                        }
                         if open.row.is_none() {
                             open.row = Some(open.new_row(lines.at(pos)));
                         }
