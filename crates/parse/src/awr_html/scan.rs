@@ -1087,6 +1087,7 @@ mod tokens {
 
         /// The tag at `at` (not a comment, CDATA, DOCTYPE or processing
         /// instruction), or `None` when its `>` is missing.
+        #[inline(always)]
         fn read_tag(&mut self, at: usize) -> Option<TagInfo> {
             let bytes = self.bytes();
             let rest = bytes.get(at..)?;
@@ -1096,6 +1097,14 @@ mod tokens {
             if let Some(info) = self.memo.find(bytes, rest) {
                 return Some(info);
             }
+            self.read_new_tag(at)
+        }
+
+        /// [`Tokenizer::read_tag`] of a tag not in the memo: read byte by
+        /// byte and remembered (out of line, so that the rest inlines).
+        #[inline(never)]
+        fn read_new_tag(&mut self, at: usize) -> Option<TagInfo> {
+            let rest = self.bytes().get(at..)?;
             let info = Self::scan_tag(self.text, at)?;
             self.memo.insert(at, rest, info);
             Some(info)
