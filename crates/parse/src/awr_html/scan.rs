@@ -67,6 +67,7 @@ struct CellText<'a> {
 }
 
 impl<'a> CellText<'a> {
+    #[inline(always)]
     fn push(&mut self, s: &'a str) {
         match self.joined.as_mut() {
             Some(j) => j.push_str(s),
