@@ -155,13 +155,25 @@ pub const SECTIONS: &[(Slot, &[Title])] = &[
 /// A title as the registry compares it.
 pub fn key(title: &str) -> String {
     let t = title.trim().trim_end_matches(':').trim();
+    // Printable ASCII with single spaces (every title Oracle prints) is
+    // already split and joined.
+    let mut space_before = false;
+    let single = t.bytes().all(|b| {
+        let ok = b.is_ascii_graphic() || (b == b' ' && !space_before);
+        space_before = b == b' ';
+        ok
+    });
+    if single {
+        return t.to_ascii_lowercase();
+    }
     let mut out = String::with_capacity(t.len());
     for w in t.split_whitespace() {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(&w.to_ascii_lowercase());
+        out.push_str(w);
     }
+    out.make_ascii_lowercase();
     out
 }
 
@@ -214,6 +226,21 @@ mod tests {
         assert_eq!(slot_of("Wait Events (fg and bg)"), Some(Slot::AllWaits));
         assert_eq!(slot_of("Segments by Logical Reads"), Some(Slot::Segments));
         assert_eq!(slot_of("Latch Activity"), None);
+    }
+
+    #[test]
+    fn keys_collapse_blanks_and_drop_the_colon() {
+        for (title, want) in [
+            ("Load Profile", "load profile"),
+            ("  Time Model  System Stats: ", "time model system stats"),
+            ("IO\tStat\u{a0}by Function", "io stat by function"),
+            ("Wait\u{b}Events", "wait events"),
+            ("Caf\u{c9} Stats", "caf\u{c9} stats"),
+            ("Cache Sizes ::", "cache sizes"),
+            ("", ""),
+        ] {
+            assert_eq!(key(title), want, "{title:?}");
+        }
     }
 
     #[test]

@@ -31,6 +31,12 @@ pub enum Sniffed {
 /// How much of the file the sniffer reads.
 const HEAD: usize = 64 * 1024;
 
+/// `needle` in the lowercased head, by the SIMD substring search (the
+/// head is 64 KiB and most needles are absent, so the whole head is read).
+fn has(lower: &str, needle: &str) -> bool {
+    memchr::memmem::find(lower.as_bytes(), needle.as_bytes()).is_some()
+}
+
 pub fn sniff(text: &str) -> Sniffed {
     let mut end = text.len().min(HEAD);
     while !text.is_char_boundary(end) {
@@ -53,18 +59,18 @@ pub fn sniff(text: &str) -> Sniffed {
         };
     }
     let lower = head.to_ascii_lowercase();
-    let html = lower.contains("<html") || lower.contains("<table") || lower.contains("<body");
-    let awr_title = lower.contains("workload repository")
-        || lower.contains("awr rac report")
-        || lower.contains("awr report for")
-        || lower.contains("awr pdb report");
-    if lower.contains("ash report for") || lower.contains("<title>ash report") {
+    let html = has(&lower, "<html") || has(&lower, "<table") || has(&lower, "<body");
+    let awr_title = has(&lower, "workload repository")
+        || has(&lower, "awr rac report")
+        || has(&lower, "awr report for")
+        || has(&lower, "awr pdb report");
+    if has(&lower, "ash report for") || has(&lower, "<title>ash report") {
         return Sniffed::Unsupported {
             what: "an ASH report",
             reason: "awrflash reads AWR and Statspack reports; ASH samples carry no load profile or wait totals",
         };
     }
-    if lower.contains("addm report for task") && !awr_title {
+    if has(&lower, "addm report for task") && !awr_title {
         return Sniffed::Unsupported {
             what: "an ADDM report",
             reason: "awrflash reads AWR and Statspack reports",
@@ -73,7 +79,7 @@ pub fn sniff(text: &str) -> Sniffed {
     if html && awr_title {
         return Sniffed::AwrHtml;
     }
-    if lower.contains("statspack report for") {
+    if has(&lower, "statspack report for") {
         return Sniffed::Statspack;
     }
     if awr_title {
@@ -82,7 +88,7 @@ pub fn sniff(text: &str) -> Sniffed {
     if crate::nmon::looks_like_nmon(head) {
         return Sniffed::Nmon;
     }
-    if lower.contains("extended device statistics") {
+    if has(&lower, "extended device statistics") {
         return Sniffed::Iostat;
     }
     // HP-UX `device bps sps msps`; Solaris without `-x`: `kps tps serv`.
@@ -183,10 +189,10 @@ fn looks_like_sysstat(lower: &str) -> bool {
         w.len() <= 8 && w.contains(&"name") && (w.contains(&"value") || w.contains(&"delta"))
     });
     header
-        && (lower.contains("physical read")
-            || lower.contains("flash cache")
-            || lower.contains("redo size")
-            || lower.contains("session logical reads"))
+        && (has(lower, "physical read")
+            || has(lower, "flash cache")
+            || has(lower, "redo size")
+            || has(lower, "session logical reads"))
 }
 
 #[cfg(test)]

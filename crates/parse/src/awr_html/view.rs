@@ -22,28 +22,31 @@ fn is_header_row(row: &Row) -> bool {
 }
 
 fn expand(row: &Row) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(row.cells.len());
     for c in &row.cells {
-        for _ in 0..c.colspan.max(1) {
-            out.push(c.text.to_ascii_lowercase());
+        let name = c.text.to_ascii_lowercase();
+        for _ in 1..c.colspan.max(1) {
+            out.push(name.clone());
         }
+        out.push(name);
     }
     out
 }
 
 impl<'a> View<'a> {
     pub fn new(table: &'a Table<'a>, section: &str) -> Self {
-        let headers: Vec<&Row> = table.rows.iter().filter(|r| is_header_row(r)).collect();
-        let cols = headers.last().map(|r| expand(r)).unwrap_or_default();
-        let parents = if headers.len() >= 2 {
-            headers
-                .get(headers.len() - 2)
-                .map(|r| expand(r))
-                .unwrap_or_default()
-        } else {
-            Vec::new()
-        };
-        let data = table.rows.iter().filter(|r| !is_header_row(r)).collect();
+        // The last two header rows: leaf names and their parents.
+        let (mut leaf, mut parent): (Option<&Row>, Option<&Row>) = (None, None);
+        let mut data = Vec::with_capacity(table.rows.len());
+        for r in &table.rows {
+            if is_header_row(r) {
+                parent = leaf.replace(r);
+            } else {
+                data.push(r);
+            }
+        }
+        let cols = leaf.map(expand).unwrap_or_default();
+        let parents = parent.map(expand).unwrap_or_default();
         View {
             table,
             cols,
@@ -109,10 +112,12 @@ impl Ctx {
     }
 
     /// A number with K/M/G as powers of 1000 (counts, per-second rates).
+    #[inline]
     pub fn num(&mut self, v: &View<'_>, row: &Row, i: Option<usize>) -> Option<f64> {
         self.num_with(v, row, i, Suffix::Decimal)
     }
 
+    #[inline]
     pub fn num_with(
         &mut self,
         v: &View<'_>,
@@ -121,6 +126,13 @@ impl Ctx {
         suffix: Suffix,
     ) -> Option<f64> {
         let cell = text(row, i)?;
+        // The common cases without a call: plain digits, an empty cell.
+        if let Some(x) = crate::num::plain(cell) {
+            return Some(x);
+        }
+        if cell.is_empty() {
+            return None;
+        }
         self.cell_num(&v.section, row.line, cell, suffix)
     }
 
@@ -131,6 +143,13 @@ impl Ctx {
         cell: &str,
         suffix: Suffix,
     ) -> Option<f64> {
+        // Most cells are plain digits: read them before looking for brackets.
+        if let Some(x) = crate::num::plain(cell) {
+            return Some(x);
+        }
+        if cell.is_empty() {
+            return None;
+        }
         // RAC global histograms print tiny shares as `0.0(6)` (the count of
         // waits in brackets): the percentage is the part before the bracket.
         let cell = match cell.find('(') {
