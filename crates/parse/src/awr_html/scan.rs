@@ -67,6 +67,7 @@ struct CellText<'a> {
 }
 
 impl<'a> CellText<'a> {
+    #[inline(always)]
     fn push(&mut self, s: &'a str) {
         match self.joined.as_mut() {
             Some(j) => j.push_str(s),
@@ -203,7 +204,7 @@ impl Lines<'_> {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Tag {
     Table,
     Tr,
@@ -251,8 +252,13 @@ struct Scanner<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> {
     open: Vec<Open<'a>>,
     /// Text of the current block outside tables.
     block: String,
-    /// Last non-empty block text or heading outside tables.
+    /// Last non-empty block text or heading outside tables, collapsed
+    /// unless `last_pending`.
     last_text: String,
+    /// Last non-empty block text, not collapsed yet.
+    last_block: String,
+    /// `last_block` is newer than `last_text`.
+    last_pending: bool,
     heading: String,
     in_heading: bool,
     heading_text: String,
@@ -290,6 +296,17 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
             return None;
         }
         self.open.last_mut().filter(|o| !o.collect)
+    }
+
+    /// The innermost open table when it keeps its cells' text and nothing
+    /// else reads text here: the tokenizer may build its cells and rows
+    /// itself ([`Tokenizer::read_cells`]) and the lines they start on.
+    fn kept_table(&mut self) -> Option<(&mut Open<'a>, &mut Lines<'a>)> {
+        if self.skip.is_some() || self.in_title || self.in_heading {
+            return None;
+        }
+        let open = self.open.last_mut().filter(|o| o.collect)?;
+        Some((open, &mut self.lines))
     }
 
     fn push_text(&mut self, s: &'a str) {
@@ -357,12 +374,23 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
 
     fn flush_block(&mut self) {
         if !self.block.is_empty() {
-            let t = collapse(&self.block);
-            if !t.is_empty() {
-                self.last_text = t;
+            // Collapsed only if a table takes it as its title: most blocks
+            // (list notes, links, SQL text) are followed by another.
+            if !self.block.trim().is_empty() {
+                std::mem::swap(&mut self.block, &mut self.last_block);
+                self.last_pending = true;
             }
             self.block.clear();
         }
+    }
+
+    /// The last non-empty block text or heading outside tables, collapsed.
+    fn last_text(&mut self) -> &str {
+        if self.last_pending {
+            self.last_text = collapse(&self.last_block);
+            self.last_pending = false;
+        }
+        &self.last_text
     }
 
     fn close_all_tables(&mut self) {
@@ -373,11 +401,10 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
         }
     }
 
-    fn start(&mut self, name: &[u8], attrs: &str, pos: usize, empty: bool) {
+    fn start(&mut self, tag: Tag, attrs: &str, colspan: u16, pos: usize, empty: bool) {
         if self.skip.is_some() {
             return;
         }
-        let tag = tag_of(name);
         match tag {
             Tag::Skip => {
                 if !empty {
@@ -398,7 +425,7 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                 let summary = attr(attrs, b"summary").map(unescape).unwrap_or_default();
                 let title = match self.open.last() {
                     Some(parent) => parent.table.title.clone(),
-                    None => self.last_text.clone(),
+                    None => self.last_text().to_string(),
                 };
                 let table = Table {
                     title,
@@ -439,17 +466,7 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                     if open.row.is_none() && open.collect {
                         open.row = Some(open.new_row(self.lines.at(pos)));
                     }
-                    // Most cells have no colspan: skip the attribute parser
-                    // unless the raw tag mentions one (any case: browsers
-                    // re-save it as `colSpan`).
-                    let colspan = if open.collect && mentions_span(attrs.as_bytes()) {
-                        attr(attrs, b"colspan")
-                            .and_then(|v| unescape(v).trim().parse::<u16>().ok())
-                            .unwrap_or(1)
-                            .clamp(1, 64)
-                    } else {
-                        1
-                    };
+                    let colspan = if open.collect { colspan } else { 1 };
                     open.cell = Some(OpenCell {
                         text: CellText::default(),
                         header: tag == Tag::Th,
@@ -489,8 +506,7 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
         }
     }
 
-    fn end(&mut self, name: &[u8]) {
-        let tag = tag_of(name);
+    fn end(&mut self, name: &[u8], tag: Tag) {
         if let Some(skip) = self.skip {
             if skip == tag {
                 self.skip = None;
@@ -525,6 +541,7 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                 if !t.is_empty() {
                     self.heading = t.clone();
                     self.last_text = t;
+                    self.last_pending = false;
                 }
             }
             Tag::Li => {
@@ -571,6 +588,8 @@ pub fn scan<'a>(
         open: Vec::new(),
         block: String::new(),
         last_text: String::new(),
+        last_block: String::new(),
+        last_pending: false,
         heading: String::new(),
         in_heading: false,
         heading_text: String::new(),
@@ -587,15 +606,18 @@ pub fn scan<'a>(
             let mut cell_open = open.cell.is_some();
             tokens.skip_unkept(&mut cell_open);
             open.cell = cell_open.then(OpenCell::unkept);
+        } else if let Some((open, lines)) = s.kept_table() {
+            tokens.read_cells(open, lines);
         }
         match tokens.next(s.wants_text()) {
             Token::Start {
                 at,
-                name,
+                tag,
                 attrs,
+                colspan,
                 empty,
-            } => s.start(name, attrs, at, empty),
-            Token::End(name) => s.end(name),
+            } => s.start(tag, attrs, colspan, at, empty),
+            Token::End(name, tag) => s.end(name, tag),
             Token::Text(t) => s.push_text(t),
             Token::Ref(name) => match resolve_entity(name) {
                 Some(c) => s.push_char(c),
@@ -632,11 +654,26 @@ pub fn scan<'a>(
     }
 }
 
+/// The `colspan` of a cell tag with these attributes, 1 to 64.
+fn colspan_of(attrs: &str) -> u16 {
+    // Most cells have no colspan: skip the attribute parser unless the raw
+    // tag mentions one (any case: browsers re-save it as `colSpan`).
+    if mentions_span(attrs.as_bytes()) {
+        attr(attrs, b"colspan")
+            .and_then(|v| unescape(v).trim().parse::<u16>().ok())
+            .unwrap_or(1)
+            .clamp(1, 64)
+    } else {
+        1
+    }
+}
+
 /// Whether `span`, `SPAN` or `Span` occurs in the attribute text of a tag.
 fn mentions_span(attrs: &[u8]) -> bool {
-    memchr::memchr2_iter(b's', b'S', attrs).any(|i| {
-        attrs
-            .get(i..i + 4)
+    // By its `p`: rarer than `s` in AWR's attributes (`class`, `headers`).
+    memchr::memchr2_iter(b'p', b'P', attrs).any(|i| {
+        i.checked_sub(1)
+            .and_then(|s| attrs.get(s..s + 4))
             .is_some_and(|w| w == b"span" || w == b"SPAN" || w == b"Span")
     })
 }
@@ -762,6 +799,9 @@ fn unescape(s: &str) -> String {
 /// True when [`collapse`] would return the text unchanged.
 fn is_collapsed(s: &str) -> bool {
     let b = s.as_bytes();
+    if all_visible_ascii(b) {
+        return true;
+    }
     if b.first().is_some_and(u8::is_ascii_whitespace)
         || b.last().is_some_and(u8::is_ascii_whitespace)
     {
@@ -776,6 +816,22 @@ fn is_collapsed(s: &str) -> bool {
         prev_space = c == b' ';
     }
     true
+}
+
+/// Whether every byte is printable ASCII other than space (most cells:
+/// numbers, names), 8 bytes at a time.
+fn all_visible_ascii(b: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut words = b.chunks_exact(8);
+    for w in words.by_ref() {
+        let w = w.first_chunk::<8>().map_or(HI, |w| u64::from_le_bytes(*w));
+        // A byte >= 0x80, or one below 0x21 (exact once none is >= 0x80).
+        if w & HI != 0 || w.wrapping_sub(LO * 0x21) & !w & HI != 0 {
+            return false;
+        }
+    }
+    words.remainder().iter().all(|&c| (0x21..0x80).contains(&c))
 }
 
 /// Trims and collapses runs of whitespace (incl. no-break space) to one space.
@@ -800,18 +856,20 @@ pub fn collapse(s: &str) -> String {
 /// keep is jumped over without looking at it. Positions are byte offsets
 /// after a leading byte order mark, as quick-xml counted them.
 mod tokens {
-    use super::{Tag, tag_of};
+    use super::{Lines, Open, OpenCell, Tag, colspan_of, tag_of};
 
     pub enum Token<'a> {
         /// `<name attrs>` or `<name attrs/>`; `at` is the offset of `<`.
         Start {
             at: usize,
-            name: &'a [u8],
+            tag: Tag,
             attrs: &'a str,
+            /// Of a `<td>`/`<th>`; 1 for other tags.
+            colspan: u16,
             empty: bool,
         },
         /// `</name>`, trailing whitespace of the name dropped.
-        End(&'a [u8]),
+        End(&'a [u8], Tag),
         /// Text between markup (or a lone `&` and what follows it).
         Text(&'a str),
         /// `&name;`: the name between `&` and `;`.
@@ -838,6 +896,116 @@ mod tokens {
         text: &'a str,
         pos: usize,
         state: State,
+        memo: Memo,
+    }
+
+    /// A tag as read from `<` to `>`: offsets relative to the `<`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct TagInfo {
+        /// Offset of the `>`.
+        gt: u32,
+        /// `</...>`.
+        close: bool,
+        /// Length of the name (after `<` or `</`).
+        name_len: u32,
+        /// Where the content of a start tag ends (before `>` or `/>`).
+        end: u32,
+        empty: bool,
+        tag: Tag,
+        /// Of a `<td>`/`<th>` start tag (the attribute parser runs once per
+        /// distinct tag); 1 for other tags.
+        colspan: u16,
+    }
+
+    const MEMO_SETS: usize = 32;
+    const MEMO_WAYS: usize = 4;
+
+    /// Tags already read, by the 4 bytes after their `<`: AWR repeats the
+    /// same few tags (`<td align="right" class='awrc'>`) hundreds of
+    /// thousands of times, and a tag whose bytes equal those of one read
+    /// before reads the same (a tag's end, name and kind depend on its
+    /// bytes up to its `>` only), so it is compared instead of scanned.
+    struct Memo {
+        /// Offset of the earlier `<` and what was read there.
+        sets: [[Option<(u32, TagInfo)>; MEMO_WAYS]; MEMO_SETS],
+    }
+
+    /// The bare cell and row tags (`</td>`, `<tr>`, ... in either case,
+    /// two thirds of AWR's tags) from the 4 bytes after their `<`.
+    fn short_tag(after: &[u8]) -> Option<TagInfo> {
+        let w = u32::from_le_bytes(*after.first_chunk::<4>()?);
+        let word = |s: &[u8; 4]| u32::from_le_bytes(*s);
+        let three = |s: &[u8; 3]| u32::from_le_bytes([s[0], s[1], s[2], 0]);
+        let end = |tag| TagInfo {
+            gt: 4,
+            close: true,
+            name_len: 2,
+            end: 0,
+            empty: false,
+            tag,
+            colspan: 1,
+        };
+        let start = |tag| TagInfo {
+            gt: 3,
+            close: false,
+            name_len: 2,
+            end: 3,
+            empty: false,
+            tag,
+            colspan: 1,
+        };
+        if w == word(b"/td>") || w == word(b"/TD>") {
+            return Some(end(Tag::Td));
+        }
+        if w == word(b"/tr>") || w == word(b"/TR>") {
+            return Some(end(Tag::Tr));
+        }
+        if w == word(b"/th>") || w == word(b"/TH>") {
+            return Some(end(Tag::Th));
+        }
+        let w = w & 0x00FF_FFFF;
+        if w == three(b"tr>") || w == three(b"TR>") {
+            return Some(start(Tag::Tr));
+        }
+        if w == three(b"td>") || w == three(b"TD>") {
+            return Some(start(Tag::Td));
+        }
+        None
+    }
+
+    impl Memo {
+        fn set_of(rest: &[u8]) -> Option<usize> {
+            let key = rest.get(1..5)?;
+            let word =
+                u32::from_le_bytes([*key.first()?, *key.get(1)?, *key.get(2)?, *key.get(3)?]);
+            Some((word.wrapping_mul(0x9E37_79B1) >> 27) as usize % MEMO_SETS)
+        }
+
+        /// What was read before at a tag with the same bytes as `rest`'s
+        /// first tag.
+        fn find(&self, bytes: &[u8], rest: &[u8]) -> Option<TagInfo> {
+            let set = self.sets.get(Self::set_of(rest)?)?;
+            for (start, info) in set.iter().flatten() {
+                let len = info.gt as usize + 1;
+                if rest.get(len - 1) == Some(&b'>') {
+                    let start = *start as usize;
+                    if bytes.get(start..start + len) == rest.get(..len) {
+                        return Some(*info);
+                    }
+                }
+            }
+            None
+        }
+
+        fn insert(&mut self, at: usize, rest: &[u8], info: TagInfo) {
+            let (Some(set), Ok(at)) = (Self::set_of(rest), u32::try_from(at)) else {
+                return;
+            };
+            if let Some(set) = self.sets.get_mut(set) {
+                let [a, b, c, _] = *set;
+                *set = [Some((at, info)), a, b, c];
+            }
+        }
     }
 
     const UNCLOSED_TAG: &str = "syntax error: tag not closed: `>` not found before end of input";
@@ -863,13 +1031,121 @@ mod tokens {
         matches!(b, b' ' | b'\r' | b'\n' | b'\t')
     }
 
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+
+    /// High bit set in the bytes of `w` equal to `c`. Bytes above a match
+    /// may be flagged wrongly (a borrow); the lowest flag is always exact.
+    fn flags(w: u64, c: u8) -> u64 {
+        let x = w ^ (LO * u64::from(c));
+        x.wrapping_sub(LO) & !x & HI
+    }
+
+    /// How many words [`find`] looks at before it hands over to `memchr`:
+    /// most spans in AWR HTML (a tag, a cell's text) end within them, and
+    /// a call costs more than the words.
+    const WORDS: usize = 4;
+
+    /// Offset of the first byte of `s` flagged by `mask` (see [`flags`]),
+    /// read 8 bytes at a time for the first [`WORDS`] words, then by
+    /// `slow` (the equivalent `memchr` call) on what is left.
+    #[inline(always)]
+    fn find(
+        s: &[u8],
+        mask: impl Fn(u64) -> u64,
+        slow: impl Fn(&[u8]) -> Option<usize>,
+    ) -> Option<usize> {
+        let mut i = 0;
+        for _ in 0..WORDS {
+            let Some(w) = s.get(i..).and_then(|r| r.first_chunk::<8>()) else {
+                break;
+            };
+            let m = mask(u64::from_le_bytes(*w));
+            if m != 0 {
+                return Some(i + (m.trailing_zeros() / 8) as usize);
+            }
+            i += 8;
+        }
+        slow(s.get(i..)?).map(|j| i + j)
+    }
+
+    /// `memchr::memchr(c, s)`, quicker on short spans.
+    fn find1(c: u8, s: &[u8]) -> Option<usize> {
+        find(s, |w| flags(w, c), |r| memchr::memchr(c, r))
+    }
+
     impl<'a> Tokenizer<'a> {
         pub fn new(text: &'a str) -> Self {
             Tokenizer {
                 text: text.strip_prefix('\u{feff}').unwrap_or(text),
                 pos: 0,
                 state: State::Text,
+                memo: Memo {
+                    sets: [[None; MEMO_WAYS]; MEMO_SETS],
+                },
             }
+        }
+
+        /// The tag at `at` (not a comment, CDATA, DOCTYPE or processing
+        /// instruction), or `None` when its `>` is missing.
+        #[inline(always)]
+        fn read_tag(&mut self, at: usize) -> Option<TagInfo> {
+            let bytes = self.bytes();
+            let rest = bytes.get(at..)?;
+            if let Some(info) = rest.get(1..5).and_then(short_tag) {
+                return Some(info);
+            }
+            if let Some(info) = self.memo.find(bytes, rest) {
+                return Some(info);
+            }
+            self.read_new_tag(at)
+        }
+
+        /// [`Tokenizer::read_tag`] of a tag not in the memo: read byte by
+        /// byte and remembered (out of line, so that the rest inlines).
+        #[inline(never)]
+        fn read_new_tag(&mut self, at: usize) -> Option<TagInfo> {
+            let rest = self.bytes().get(at..)?;
+            let info = Self::scan_tag(self.text, at)?;
+            self.memo.insert(at, rest, info);
+            Some(info)
+        }
+
+        /// The tag at `at` of `text` read byte by byte (the memo's misses).
+        fn scan_tag(text: &str, at: usize) -> Option<TagInfo> {
+            let rest = text.as_bytes().get(at..)?;
+            let gt = tag_end(rest)?;
+            let info = if rest.get(1) == Some(&b'/') {
+                let name = end_name(rest, gt);
+                TagInfo {
+                    gt: u32::try_from(gt).ok()?,
+                    close: true,
+                    name_len: u32::try_from(name.len()).ok()?,
+                    end: 0,
+                    empty: false,
+                    tag: tag_of(name),
+                    colspan: 1,
+                }
+            } else {
+                let (name, end, empty) = start_name(rest, gt);
+                let tag = tag_of(name);
+                let colspan = match tag {
+                    Tag::Td | Tag::Th => {
+                        colspan_of(text.get(at + 1 + name.len()..at + end).unwrap_or_default())
+                    }
+                    _ => 1,
+                };
+                TagInfo {
+                    gt: u32::try_from(gt).ok()?,
+                    close: false,
+                    name_len: u32::try_from(name.len()).ok()?,
+                    end: u32::try_from(end).ok()?,
+                    empty,
+                    tag,
+                    colspan,
+                }
+            };
+            Some(info)
         }
 
         /// Offset of the next unread byte.
@@ -906,7 +1182,7 @@ mod tokens {
                     State::Markup => return self.markup(),
                     State::Text | State::Ref if !keep_text => {
                         let rest = bytes.get(self.pos..).unwrap_or_default();
-                        match memchr::memchr(b'<', rest) {
+                        match find1(b'<', rest) {
                             Some(i) => {
                                 self.pos += i;
                                 self.state = State::Markup;
@@ -920,7 +1196,11 @@ mod tokens {
                     State::Text => {
                         let start = self.pos;
                         let rest = bytes.get(start..).unwrap_or_default();
-                        match memchr::memchr2(b'<', b'&', rest) {
+                        match find(
+                            rest,
+                            |w| flags(w, b'<') | flags(w, b'&'),
+                            |r| memchr::memchr2(b'<', b'&', r),
+                        ) {
                             None => {
                                 self.pos = bytes.len();
                                 self.state = State::Done;
@@ -985,8 +1265,8 @@ mod tokens {
                 None => self.fatal(UNCLOSED_TAG, start),
                 Some(b'!') => self.bang(rest),
                 Some(b'?') => self.pi(rest),
-                Some(&c) => {
-                    let Some(gt) = tag_end(rest) else {
+                Some(_) => {
+                    let Some(info) = self.read_tag(start) else {
                         let message = match quote_state(rest) {
                             b'\'' => UNCLOSED_SINGLE,
                             b'"' => UNCLOSED_DOUBLE,
@@ -994,19 +1274,110 @@ mod tokens {
                         };
                         return self.fatal(message, bytes.len());
                     };
-                    self.pos = start + gt + 1;
-                    if c == b'/' {
-                        return Token::End(end_name(rest, gt));
+                    self.pos = start + info.gt as usize + 1;
+                    let name_len = info.name_len as usize;
+                    if info.close {
+                        return Token::End(rest.get(2..2 + name_len).unwrap_or_default(), info.tag);
                     }
-                    let (name, end, empty) = start_name(rest, gt);
                     Token::Start {
                         at: start,
-                        name,
-                        attrs: self.slice(start + 1 + name.len(), start + end),
-                        empty,
+                        tag: info.tag,
+                        attrs: self.slice(start + 1 + name_len, start + info.end as usize),
+                        colspan: info.colspan,
+                        empty: info.empty,
                     }
                 }
             }
+        }
+
+        /// Reads the cells and rows of `open`, a table whose text is kept,
+        /// the way [`super::Scanner`] does from [`Tokenizer::next`]'s
+        /// tokens, without the tokens: text of the open cell, `<td>`/`<th>`
+        /// and `<tr>` start and end tags. Stops, with nothing read of it,
+        /// at anything else (an entity, another tag, a comment, markup
+        /// that cannot be read, the end of the input) for `next` to read.
+        pub fn read_cells(&mut self, open: &mut Open<'a>, lines: &mut Lines<'a>) {
+            let bytes = self.bytes();
+            let text = self.text;
+            // Position and state kept in locals until the loop ends.
+            let mut pos = self.pos;
+            let mut at_markup = match self.state {
+                State::Text => false,
+                State::Markup => true,
+                State::Ref | State::Done => return,
+            };
+            loop {
+                if !at_markup {
+                    let rest = bytes.get(pos..).unwrap_or_default();
+                    if let Some(cell) = open.cell.as_mut() {
+                        let Some(i) = find(
+                            rest,
+                            |w| flags(w, b'<') | flags(w, b'&'),
+                            |r| memchr::memchr2(b'<', b'&', r),
+                        ) else {
+                            break;
+                        };
+                        if i > 0 {
+                            cell.text.push(text.get(pos..pos + i).unwrap_or_default());
+                            pos += i;
+                        }
+                        if rest.get(i) != Some(&b'<') {
+                            self.pos = pos;
+                            self.state = State::Ref;
+                            return;
+                        }
+                    } else {
+                        // Text between cells is not kept.
+                        let Some(i) = find1(b'<', rest) else {
+                            break;
+                        };
+                        pos += i;
+                    }
+                    at_markup = true;
+                }
+                if matches!(bytes.get(pos + 1), Some(b'!' | b'?') | None) {
+                    break;
+                }
+                let Some(info) = self.read_tag(pos) else {
+                    break;
+                };
+                match (info.tag, info.close) {
+                    (Tag::Td | Tag::Th, false) => {
+                        // Most cells were closed by their `</td>`.
+                        if open.cell.is_some() {
+                            open.close_cell();
+                        }
+                        if open.row.is_none() {
+                            open.row = Some(open.new_row(lines.at(pos)));
+                        }
+                        open.cell = Some(OpenCell {
+                            text: super::CellText::default(),
+                            header: info.tag == Tag::Th,
+                            colspan: info.colspan,
+                        });
+                        if info.empty {
+                            open.close_cell();
+                        }
+                    }
+                    (Tag::Td | Tag::Th, true) => open.close_cell(),
+                    (Tag::Tr, false) => {
+                        open.close_row();
+                        if !info.empty {
+                            open.row = Some(open.new_row(lines.at(pos)));
+                        }
+                    }
+                    (Tag::Tr, true) => open.close_row(),
+                    _ => break,
+                }
+                pos += info.gt as usize + 1;
+                at_markup = false;
+            }
+            self.pos = pos;
+            self.state = if at_markup {
+                State::Markup
+            } else {
+                State::Text
+            };
         }
 
         /// Jumps over what cannot change the scan while the innermost open
@@ -1023,52 +1394,40 @@ mod tokens {
             let bytes = self.bytes();
             let mut pos = self.pos;
             loop {
-                let Some(lt) = bytes.get(pos..).and_then(|r| memchr::memchr(b'<', r)) else {
+                let Some(lt) = bytes.get(pos..).and_then(|r| find1(b'<', r)) else {
                     self.pos = bytes.len();
                     self.state = State::Done;
                     return;
                 };
                 let at = pos + lt;
-                let rest = bytes.get(at..).unwrap_or_default();
-                let gt = match rest.get(1) {
+                let info = match bytes.get(at + 1) {
                     Some(b'!' | b'?') | None => None,
-                    Some(_) => tag_end(rest),
+                    Some(_) => self.read_tag(at),
                 };
-                let Some(gt) = gt else {
+                let Some(info) = info else {
                     self.pos = at;
                     self.state = State::Markup;
                     return;
                 };
-                let stop = if rest.get(1) == Some(&b'/') {
-                    match tag_of(end_name(rest, gt)) {
-                        Tag::Td | Tag::Th | Tag::Tr => {
-                            *cell_open = false;
-                            false
-                        }
-                        Tag::Table | Tag::Li => true,
-                        _ => false,
+                let stop = match info.tag {
+                    Tag::Td | Tag::Th => {
+                        *cell_open = !info.close && !info.empty;
+                        false
                     }
-                } else {
-                    let (name, _, empty) = start_name(rest, gt);
-                    match tag_of(name) {
-                        Tag::Td | Tag::Th => {
-                            *cell_open = !empty;
-                            false
-                        }
-                        Tag::Tr => {
-                            *cell_open = false;
-                            false
-                        }
-                        Tag::Table | Tag::Heading | Tag::Li | Tag::Title | Tag::Skip => true,
-                        Tag::Br | Tag::Block | Tag::Other => false,
+                    Tag::Tr => {
+                        *cell_open = false;
+                        false
                     }
+                    Tag::Table | Tag::Li => true,
+                    Tag::Heading | Tag::Title | Tag::Skip => !info.close,
+                    Tag::Br | Tag::Block | Tag::Other => false,
                 };
                 if stop {
                     self.pos = at;
                     self.state = State::Markup;
                     return;
                 }
-                pos = at + gt + 1;
+                pos = at + info.gt as usize + 1;
             }
         }
 
@@ -1174,12 +1533,16 @@ mod tokens {
     fn tag_end(rest: &[u8]) -> Option<usize> {
         let mut i = 0;
         loop {
-            let at = i + memchr::memchr3(b'>', b'"', b'\'', rest.get(i..)?)?;
+            let at = i + find(
+                rest.get(i..)?,
+                |w| flags(w, b'>') | flags(w, b'"') | flags(w, b'\''),
+                |r| memchr::memchr3(b'>', b'"', b'\'', r),
+            )?;
             let quote = *rest.get(at)?;
             if quote == b'>' {
                 return Some(at);
             }
-            i = at + 2 + memchr::memchr(quote, rest.get(at + 1..)?)?;
+            i = at + 2 + find1(quote, rest.get(at + 1..)?)?;
         }
     }
 
@@ -1216,6 +1579,112 @@ mod tokens {
             i += 1;
         }
         None
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// Spans of every length with the byte looked for at every offset
+        /// (or absent), shorter and longer than the words read inline.
+        #[test]
+        fn find_agrees_with_memchr_at_every_offset_and_length() {
+            for len in 0..80 {
+                for at in 0..=len {
+                    let mut s = vec![b'x'; len];
+                    if let Some(b) = s.get_mut(at) {
+                        *b = if at % 2 == 0 { b'<' } else { b'&' };
+                    }
+                    // A second candidate further on must not win.
+                    if let Some(b) = s.get_mut(at + 3) {
+                        *b = b'<';
+                    }
+                    let want = memchr::memchr2(b'<', b'&', &s);
+                    let got = find(
+                        &s,
+                        |w| flags(w, b'<') | flags(w, b'&'),
+                        |r| memchr::memchr2(b'<', b'&', r),
+                    );
+                    assert_eq!(got, want, "len {len}, at {at}");
+                    assert_eq!(
+                        find1(b'<', &s),
+                        memchr::memchr(b'<', &s),
+                        "len {len}, at {at}"
+                    );
+                }
+            }
+        }
+
+        #[test]
+        fn bare_cell_and_row_tags_read_as_the_byte_reader_reads_them() {
+            for tag in [
+                "</td>", "</TD>", "</tr>", "</TR>", "</th>", "</TH>", "<tr>", "<TR>", "<td>",
+                "<TD>",
+            ] {
+                for after in ["", "x", "\n<td>", "</td>"] {
+                    let text = format!("{tag}{after}");
+                    // Fewer than 4 bytes after `<`: left to the byte reader.
+                    let quick = text.as_bytes().get(1..5).and_then(short_tag);
+                    let want = Some(&text).filter(|t| t.len() >= 5);
+                    assert_eq!(
+                        quick,
+                        want.and_then(|t| Tokenizer::scan_tag(t, 0)),
+                        "{text:?}"
+                    );
+                }
+            }
+            // Not bare: left to the byte reader.
+            for text in ["<td >", "</td >", "<tda>", "<trx>", "</tdx>", "<th>"] {
+                assert!(
+                    text.as_bytes().get(1..5).and_then(short_tag).is_none(),
+                    "{text}"
+                );
+            }
+        }
+
+        /// Tags that start alike and differ after (in a quoted value, in
+        /// where the quote closes, in case, in length): each is read as if
+        /// it were the first of its kind.
+        #[test]
+        fn the_tag_memo_answers_only_for_the_same_bytes() {
+            let tags = [
+                "<td align=\"right\" class='awrc'>",
+                "<td align=\"right\" class='awrnc'>",
+                "<td align=\"right\" class='awrc>'>",
+                "<td align=\"right\" class=\"awrc'>",
+                "<td align=\"right\" colspan=\"2\" class='awrc'>",
+                "<td align=\"right\" colspan=\"3\" class='awrc'>",
+                "<td align=\"right\" class='awrc'/>",
+                "<TD align=\"right\" class='awrc'>",
+                "<td align=right>",
+                "<td align=right >",
+                "</td >",
+                "</td\n>",
+                "<table summary=\"a > b\">",
+            ];
+            let mut text = String::new();
+            for round in 0..3 {
+                for (i, t) in tags.iter().enumerate() {
+                    if (i + round) % 2 == 0 {
+                        text.push_str(t);
+                        text.push_str("1\"2'3");
+                    }
+                    text.push_str(t);
+                    text.push('x');
+                }
+            }
+            let mut tok = Tokenizer::new(&text);
+            let mut at = 0;
+            let mut read = 0;
+            while let Some(lt) = text.get(at..).and_then(|r| r.find('<')) {
+                let pos = at + lt;
+                let want = Tokenizer::scan_tag(&text, pos);
+                assert_eq!(tok.read_tag(pos), want, "at {pos}: {:?}", text.get(pos..));
+                read += 1;
+                at = pos + want.map_or(1, |i| i.gt as usize + 1);
+            }
+            assert!(read > tags.len() * 3, "{read}");
+        }
     }
 }
 
@@ -1338,6 +1807,31 @@ mod tests {
             .map(|t| (t.title.as_str(), t.rows.len(), t.complete))
             .collect();
         assert_eq!(got, [("Skip", 0, true), ("Keep", 1, true)]);
+    }
+
+    #[test]
+    fn is_collapsed_says_whether_collapse_would_change_the_text() {
+        let samples = [
+            "",
+            "1,234.5",
+            "a b",
+            "a  b",
+            " a",
+            "a ",
+            "a\tb",
+            "a\u{a0}b",
+            "\u{a0}",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefgh ",
+            "abcdefg\nijk",
+            "db file sequential read",
+            "12345678901234567890",
+            "1234567890123456789\u{7f}",
+        ];
+        for s in samples {
+            assert_eq!(is_collapsed(s), collapse(s) == s, "{s:?}");
+        }
     }
 
     #[test]
