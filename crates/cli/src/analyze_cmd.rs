@@ -1,23 +1,77 @@
 //! `awrflash analyze`: the run layer's inputs -> databases -> advisor ->
 //! reports, with the messages and the exit code.
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::{Mutex, OnceLock};
 
 use anyhow::{Context, Result, bail};
 use awrflash_model::{Analysis, DbKey, Severity};
+use awrflash_run::Databases;
 use awrflash_run::output::{self, OutFormat as Out, Page, RunNotes, Target, Written};
-use awrflash_run::{Database, Databases};
 
 use crate::args::{AdvisorArgs, AnalyzeArgs, FailOn, OutFormat};
 use crate::load::{self, plural};
 use crate::ui::Ui;
 
-/// One database's result.
+/// One database's result. A page written as its analysis arrived (a
+/// directory target) keeps only what the summary line and the exit code
+/// read; otherwise the analysis waits for the output.
 struct DbResult {
     key: DbKey,
     reports: usize,
-    analysis: Analysis,
+    findings: usize,
+    worst: Option<Severity>,
+    analysis: Option<Analysis>,
+}
+
+impl DbResult {
+    fn new(key: DbKey, reports: usize, analysis: Analysis, held: bool) -> DbResult {
+        DbResult {
+            key,
+            reports,
+            findings: analysis.findings.len(),
+            worst: analysis.findings.iter().map(|f| f.severity).max(),
+            analysis: held.then_some(analysis),
+        }
+    }
+}
+
+/// A directory target written database by database: each page (and its
+/// summary) is written as soon as its analysis is done, under the name the
+/// databases of the first pass give it ([`output::file_names`] over all of
+/// them, so the names are those of a whole-run write), and dropped.
+struct Streamed<'a> {
+    dir: &'a std::path::Path,
+    format: Out,
+    brief: bool,
+    names: OnceLock<HashMap<DbKey, String>>,
+    written: Mutex<Vec<(DbKey, PathBuf)>>,
+}
+
+impl Streamed<'_> {
+    /// Writes the page of `key` when it has a name; `Ok(false)` when it
+    /// has none (a database the first pass did not see) and the analysis
+    /// must be held for the end.
+    fn write(&self, key: &DbKey, analysis: &Analysis) -> Result<bool> {
+        let Some(name) = self.names.get().and_then(|n| n.get(key)) else {
+            return Ok(false);
+        };
+        let text = page_text(
+            analysis,
+            self.format,
+            self.brief,
+            false,
+            awrflash_report::TEXT_WIDTH,
+        );
+        output::write_page(self.dir, self.format, name, &text, analysis)?;
+        if let Ok(mut w) = self.written.lock() {
+            w.push((key.clone(), self.dir.join(name)));
+        }
+        Ok(true)
+    }
 }
 
 pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
@@ -28,6 +82,16 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
     let opts = advisor_options(&args.advisor)?;
     crate::validate::advisor(&opts, args.advisor.roles.as_deref())?;
     crate::validate::inputs_exist(&args.inputs)?;
+    let streamed = match &target {
+        Target::Dir(dir, format) => Some(Streamed {
+            dir,
+            format: *format,
+            brief: args.brief,
+            names: OnceLock::new(),
+            written: Mutex::new(Vec::new()),
+        }),
+        _ => None,
+    };
     let (dbs, results, notes) = load::analyze_streamed(
         &args.inputs,
         args.advisor.roles.as_deref(),
@@ -35,10 +99,41 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
         ui,
         |dbs| {
             let keys: Vec<&DbKey> = dbs.databases.iter().map(|d| &d.key).collect();
-            Ok(output::check(&target, &keys)?)
+            output::check(&target, &keys)?;
+            if let Some(s) = &streamed {
+                let names = output::file_names(&keys, s.format);
+                let _ = s.names.set(keys.into_iter().cloned().zip(names).collect());
+            }
+            Ok(())
         },
-        keep,
+        |db, analysis| {
+            let written = match &streamed {
+                Some(s) => s.write(&db.key, &analysis)?,
+                None => false,
+            };
+            Ok(DbResult::new(
+                db.key.clone(),
+                db.reports.len(),
+                analysis,
+                !written,
+            ))
+        },
     )?;
+    let results = results.into_iter().collect::<Result<Vec<DbResult>>>()?;
+    if let Some(s) = &streamed {
+        // A run that had to read every report again in one pass may have
+        // other databases than the first pass: pages of those it no longer
+        // has go.
+        let kept: std::collections::HashSet<&DbKey> = results.iter().map(|r| &r.key).collect();
+        for (key, path) in s.written.lock().map(|w| w.clone()).unwrap_or_default() {
+            if !kept.contains(&key) {
+                let _ = fs::remove_file(&path);
+                if let Some(stem) = path.to_str().and_then(|p| p.strip_suffix(".html")) {
+                    let _ = fs::remove_file(format!("{stem}{}", output::SUMMARY_SUFFIX));
+                }
+            }
+        }
+    }
     report_attachments(&dbs, ui);
     for r in &results {
         ui.note(&format!(
@@ -46,22 +141,12 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
             r.key.label(),
             r.reports,
             plural(r.reports, "report", "reports"),
-            r.analysis.findings.len(),
-            plural(r.analysis.findings.len(), "finding", "findings")
+            r.findings,
+            plural(r.findings, "finding", "findings")
         ));
     }
     write_output(&target, &results, ui, args.brief, &notes)?;
     Ok(exit_for_findings(&results, args.fail_on))
-}
-
-/// What `analyze` keeps of a database once the advisor is done: its key,
-/// report count and analysis, not the parsed reports.
-fn keep(db: &Database, analysis: Analysis) -> DbResult {
-    DbResult {
-        key: db.key.clone(),
-        reports: db.reports.len(),
-        analysis,
-    }
 }
 
 /// Which auxiliary input each database uses, and why; an input no database
@@ -143,6 +228,15 @@ pub(crate) fn advisor_options(a: &AdvisorArgs) -> Result<awrflash_rules::Options
     })
 }
 
+/// A database's page in `format`: the text a file or stdout gets.
+fn page_text(analysis: &Analysis, format: Out, brief: bool, color: bool, width: usize) -> String {
+    match format {
+        Out::Md if brief => awrflash_report::markdown_brief(analysis),
+        Out::Text => awrflash_report::text_width(analysis, color, width),
+        other => output::render(analysis, other, color),
+    }
+}
+
 fn write_output(
     target: &Target,
     results: &[DbResult],
@@ -158,16 +252,34 @@ fn write_output(
     } else {
         awrflash_report::TEXT_WIDTH
     };
+    if let Target::Dir(dir, format) = target {
+        // Pages were written as their analyses came; only those the first
+        // pass had no name for are still held.
+        let keys: Vec<&DbKey> = results.iter().map(|r| &r.key).collect();
+        let names = output::file_names(&keys, *format);
+        for (r, name) in results.iter().zip(&names) {
+            if let Some(a) = &r.analysis {
+                let text = page_text(a, *format, brief, color, width);
+                output::write_page(dir, *format, name, &text, a)?;
+            }
+        }
+        let index = output::finish_dir(dir, *format, notes)?;
+        ui.note(&format!(
+            "wrote {} {} to {}{}",
+            results.len(),
+            plural(results.len(), "report", "reports"),
+            dir.display(),
+            if index { " with index.html" } else { "" }
+        ));
+        return Ok(());
+    }
     let pages: Vec<Page> = results
         .iter()
-        .map(|r| Page {
-            key: &r.key,
-            analysis: &r.analysis,
-            text: match target.format() {
-                Out::Md if brief => awrflash_report::markdown_brief(&r.analysis),
-                Out::Text => awrflash_report::text_width(&r.analysis, color, width),
-                other => output::render(&r.analysis, other, color),
-            },
+        .filter_map(|r| r.analysis.as_ref().map(|a| (&r.key, a)))
+        .map(|(key, analysis)| Page {
+            key,
+            analysis,
+            text: page_text(analysis, target.format(), brief, color, width),
         })
         .collect();
     if let Target::Stdout(format) = target {
@@ -177,15 +289,8 @@ fn write_output(
         out.flush()?;
         return Ok(());
     }
-    match output::write_files(target, &pages, notes)? {
-        Some(Written::File(path)) => ui.note(&format!("wrote {}", path.display())),
-        Some(Written::Dir { dir, files, index }) => ui.note(&format!(
-            "wrote {files} {} to {}{}",
-            plural(files, "report", "reports"),
-            dir.display(),
-            if index { " with index.html" } else { "" }
-        )),
-        None => {}
+    if let Some(Written::File(path)) = output::write_files(target, &pages, notes)? {
+        ui.note(&format!("wrote {}", path.display()));
     }
     Ok(())
 }
@@ -199,10 +304,7 @@ fn exit_for_findings(results: &[DbResult], fail_on: Option<FailOn>) -> u8 {
         FailOn::Warning => Severity::Warning,
         FailOn::Critical => Severity::Critical,
     };
-    let hit = results
-        .iter()
-        .flat_map(|r| &r.analysis.findings)
-        .any(|f| f.severity >= level);
+    let hit = results.iter().any(|r| r.worst.is_some_and(|w| w >= level));
     u8::from(hit)
 }
 
@@ -212,16 +314,16 @@ mod tests {
     use awrflash_model::{Finding, InstanceKey};
 
     fn result(sev: &[Severity]) -> DbResult {
-        DbResult {
-            key: DbKey {
+        DbResult::new(
+            DbKey {
                 db_name: Some("PROD".into()),
                 container: None,
                 dbid: Some(1),
                 instance: InstanceKey::Number(1),
                 hidden: None,
             },
-            reports: 1,
-            analysis: Analysis {
+            1,
+            Analysis {
                 findings: sev
                     .iter()
                     .map(|s| Finding {
@@ -231,7 +333,9 @@ mod tests {
                     .collect(),
                 ..Default::default()
             },
-        }
+            // Written as it came: the exit code reads what the result kept.
+            false,
+        )
     }
 
     #[test]

@@ -145,26 +145,12 @@ pub fn write_files(
             Ok(Some(Written::File(path.clone())))
         }
         Target::Dir(dir, format) => {
-            fs::create_dir_all(dir).map_err(|source| RunError::Write {
-                path: dir.clone(),
-                source,
-            })?;
             let keys: Vec<&DbKey> = pages.iter().map(|p| p.key).collect();
             let names = file_names(&keys, *format);
             for (p, name) in pages.iter().zip(&names) {
-                write_file(&dir.join(name), &p.text)?;
+                write_page(dir, *format, name, &p.text, p.analysis)?;
             }
-            let index = *format == OutFormat::Html;
-            if index {
-                for (p, name) in pages.iter().zip(&names) {
-                    let stem = name.strip_suffix(".html").unwrap_or(name);
-                    write_file(
-                        &dir.join(format!("{stem}{SUMMARY_SUFFIX}")),
-                        &awrflash_report::json_line(p.analysis),
-                    )?;
-                }
-                write_index(dir, notes)?;
-            }
+            let index = finish_dir(dir, *format, notes)?;
             Ok(Some(Written::Dir {
                 dir: dir.clone(),
                 files: pages.len(),
@@ -172,6 +158,47 @@ pub fn write_files(
             }))
         }
     }
+}
+
+/// Writes one database's page into `dir` as `name` and, for HTML, its
+/// analysis beside it (`<stem>.summary.json`, what the index is built
+/// from). A run over many databases calls this as each analysis arrives,
+/// so no page is held past its database; [`finish_dir`] then writes the
+/// index.
+pub fn write_page(
+    dir: &Path,
+    format: OutFormat,
+    name: &str,
+    text: &str,
+    analysis: &Analysis,
+) -> Result<(), RunError> {
+    fs::create_dir_all(dir).map_err(|source| RunError::Write {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    write_file(&dir.join(name), text)?;
+    if format == OutFormat::Html {
+        let stem = name.strip_suffix(".html").unwrap_or(name);
+        write_file(
+            &dir.join(format!("{stem}{SUMMARY_SUFFIX}")),
+            &awrflash_report::json_line(analysis),
+        )?;
+    }
+    Ok(())
+}
+
+/// After the pages of a directory target: an HTML directory gets its
+/// `index.html` (true); other formats have none (false).
+pub fn finish_dir(dir: &Path, format: OutFormat, notes: &RunNotes) -> Result<bool, RunError> {
+    fs::create_dir_all(dir).map_err(|source| RunError::Write {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    if format != OutFormat::Html {
+        return Ok(false);
+    }
+    write_index(dir, notes)?;
+    Ok(true)
 }
 
 /// The name ending of a report's analysis beside its HTML page.
