@@ -283,6 +283,53 @@ fn saving(plan: &Plan, key: &str) -> (f64, f64, Bound) {
     }
 }
 
+/// What the window reads of one interval's plan: the saving and title of
+/// each window move it offers. The plan itself (every option with its
+/// steps and evidence) is dropped as soon as it is made, so a window of
+/// thousands of intervals holds a few numbers per interval, not a plan.
+struct IntervalMoves {
+    /// `(key, title, saving)` of the plan's options that are window moves,
+    /// in [`WINDOW_MOVES`] order.
+    moves: Vec<(&'static str, String, (f64, f64, Bound))>,
+    /// The plan had no option at all.
+    none: bool,
+}
+
+impl IntervalMoves {
+    fn of(plan: &Plan) -> IntervalMoves {
+        IntervalMoves {
+            moves: WINDOW_MOVES
+                .iter()
+                .filter_map(|k| {
+                    let o = plan.options.iter().find(|o| o.key == *k)?;
+                    Some((*k, o.title.clone(), saving(plan, k)))
+                })
+                .collect(),
+            none: plan.options.is_empty(),
+        }
+    }
+
+    fn offers(&self, key: &str) -> bool {
+        self.moves.iter().any(|(k, _, _)| *k == key)
+    }
+
+    fn title(&self, key: &str) -> Option<&str> {
+        self.moves
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .map(|(_, t, _)| t.as_str())
+    }
+
+    /// [`saving`] of the plan this was made from.
+    fn saving(&self, key: &str) -> (f64, f64, Bound) {
+        match self.moves.iter().find(|(k, _, _)| *k == key) {
+            Some((_, _, s)) => *s,
+            None if self.none => (0.0, 0.0, Bound::NotEnoughData),
+            None => (0.0, 0.0, Bound::None),
+        }
+    }
+}
+
 /// The hour of day (0-23) of an ISO time.
 fn hour_of(t: &str) -> Option<u32> {
     iso_seconds(t).and_then(|s| u32::try_from(s.rem_euclid(86_400) / 3600).ok())
@@ -351,16 +398,16 @@ pub fn window(
     if all.len() < 2 {
         return None;
     }
-    let plans: Vec<Plan> = all
+    let plans: Vec<IntervalMoves> = all
         .iter()
-        .map(|w| projection::interval_plan(w, cx.flash, cx.opts))
+        .map(|w| IntervalMoves::of(&projection::interval_plan(w, cx.flash, cx.opts)))
         .collect();
     // The move that saves most over the window (mid of the ranges).
     let total = |key: &str| -> f64 {
         plans
             .iter()
             .map(|p| {
-                let (lo, hi, _) = saving(p, key);
+                let (lo, hi, _) = p.saving(key);
                 lo + hi
             })
             .sum()
@@ -370,7 +417,7 @@ pub fn window(
     // device moves).
     for k in WINDOW_MOVES
         .iter()
-        .filter(|k| plans.iter().any(|p| p.options.iter().any(|o| o.key == **k)))
+        .filter(|k| plans.iter().any(|p| p.offers(k)))
     {
         let t = total(k);
         if best.is_none_or(|(_, b)| t > b) {
@@ -384,7 +431,7 @@ pub fn window(
         .zip(classes)
         .enumerate()
         .map(|(i, ((w, p), c))| {
-            let (lo, hi, bound) = saving(p, move_key);
+            let (lo, hi, bound) = p.saving(move_key);
             let db = w.db_time();
             WindowInterval {
                 index: i,
@@ -408,9 +455,8 @@ pub fn window(
         .or_else(|| {
             plans
                 .iter()
-                .flat_map(|p| &p.options)
-                .find(|o| o.key == move_key)
-                .map(|o| o.title.clone())
+                .find_map(|p| p.title(move_key))
+                .map(str::to_string)
         })
         .unwrap_or_else(|| move_key.to_string());
     let mut wa = aggregate(
