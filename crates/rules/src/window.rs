@@ -283,16 +283,21 @@ fn saving(plan: &Plan, key: &str) -> (f64, f64, Bound) {
     }
 }
 
-/// What the window reads of one interval's plan: the saving and title of
-/// each window move it offers. The plan itself (every option with its
-/// steps and evidence) is dropped as soon as it is made, so a window of
-/// thousands of intervals holds a few numbers per interval, not a plan.
+/// What the window reads of one interval's plan: for each window move, its
+/// title when the plan offers it and its [`saving`]. The plan itself (every
+/// option with its steps and evidence) is dropped as soon as it is made, so
+/// a window of thousands of intervals holds a few numbers per interval, not
+/// a plan.
 struct IntervalMoves {
-    /// `(key, title, saving)` of the plan's options that are window moves,
-    /// in [`WINDOW_MOVES`] order.
-    moves: Vec<(&'static str, String, (f64, f64, Bound))>,
-    /// The plan had no option at all.
-    none: bool,
+    /// Every key of [`WINDOW_MOVES`], in order.
+    moves: Vec<Move>,
+}
+
+struct Move {
+    key: &'static str,
+    /// The option's title, when the plan offers the move.
+    title: Option<String>,
+    saving: (f64, f64, Bound),
 }
 
 impl IntervalMoves {
@@ -300,33 +305,32 @@ impl IntervalMoves {
         IntervalMoves {
             moves: WINDOW_MOVES
                 .iter()
-                .filter_map(|k| {
-                    let o = plan.options.iter().find(|o| o.key == *k)?;
-                    Some((*k, o.title.clone(), saving(plan, k)))
+                .map(|k| Move {
+                    key: k,
+                    title: plan
+                        .options
+                        .iter()
+                        .find(|o| o.key == *k)
+                        .map(|o| o.title.clone()),
+                    saving: saving(plan, k),
                 })
                 .collect(),
-            none: plan.options.is_empty(),
         }
     }
 
-    fn offers(&self, key: &str) -> bool {
-        self.moves.iter().any(|(k, _, _)| *k == key)
+    fn find(&self, key: &str) -> Option<&Move> {
+        self.moves.iter().find(|m| m.key == key)
     }
 
+    /// The plan's title of the move, when it offers it.
     fn title(&self, key: &str) -> Option<&str> {
-        self.moves
-            .iter()
-            .find(|(k, _, _)| *k == key)
-            .map(|(_, t, _)| t.as_str())
+        self.find(key).and_then(|m| m.title.as_deref())
     }
 
-    /// [`saving`] of the plan this was made from.
+    /// [`saving`] of the plan this was made from. Every key the window asks
+    /// for is one of [`WINDOW_MOVES`]; another reads as not offered.
     fn saving(&self, key: &str) -> (f64, f64, Bound) {
-        match self.moves.iter().find(|(k, _, _)| *k == key) {
-            Some((_, _, s)) => *s,
-            None if self.none => (0.0, 0.0, Bound::NotEnoughData),
-            None => (0.0, 0.0, Bound::None),
-        }
+        self.find(key).map_or((0.0, 0.0, Bound::None), |m| m.saving)
     }
 }
 
@@ -417,7 +421,7 @@ pub fn window(
     // device moves).
     for k in WINDOW_MOVES
         .iter()
-        .filter(|k| plans.iter().any(|p| p.offers(k)))
+        .filter(|k| plans.iter().any(|p| p.title(k).is_some()))
     {
         let t = total(k);
         if best.is_none_or(|(_, b)| t > b) {
