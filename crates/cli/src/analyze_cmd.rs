@@ -4,7 +4,6 @@
 use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Write};
-use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
 use anyhow::{Context, Result, bail};
@@ -48,7 +47,8 @@ struct Streamed<'a> {
     format: Out,
     brief: bool,
     names: OnceLock<HashMap<DbKey, String>>,
-    written: Mutex<Vec<(DbKey, PathBuf)>>,
+    /// Pages written so far: the database and the page's file name.
+    written: Mutex<Vec<(DbKey, String)>>,
 }
 
 impl Streamed<'_> {
@@ -68,7 +68,7 @@ impl Streamed<'_> {
         );
         output::write_page(self.dir, self.format, name, &text, analysis)?;
         if let Ok(mut w) = self.written.lock() {
-            w.push((key.clone(), self.dir.join(name)));
+            w.push((key.clone(), name.clone()));
         }
         Ok(true)
     }
@@ -125,12 +125,9 @@ pub fn run(args: &AnalyzeArgs, ui: &Ui) -> Result<u8> {
         // other databases than the first pass: pages of those it no longer
         // has go.
         let kept: std::collections::HashSet<&DbKey> = results.iter().map(|r| &r.key).collect();
-        for (key, path) in s.written.lock().map(|w| w.clone()).unwrap_or_default() {
+        for (key, name) in s.written.lock().map(|w| w.clone()).unwrap_or_default() {
             if !kept.contains(&key) {
-                let _ = fs::remove_file(&path);
-                if let Some(stem) = path.to_str().and_then(|p| p.strip_suffix(".html")) {
-                    let _ = fs::remove_file(format!("{stem}{}", output::SUMMARY_SUFFIX));
-                }
+                output::remove_page(s.dir, s.format, &name);
             }
         }
     }

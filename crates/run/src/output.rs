@@ -178,13 +178,28 @@ pub fn write_page(
     })?;
     write_file(&dir.join(name), text)?;
     if format == OutFormat::Html {
-        let stem = name.strip_suffix(".html").unwrap_or(name);
         write_file(
-            &dir.join(format!("{stem}{SUMMARY_SUFFIX}")),
+            &summary_path(dir, name),
             &awrflash_report::json_line(analysis),
         )?;
     }
     Ok(())
+}
+
+/// Removes a page [`write_page`] wrote and its summary (a page the run no
+/// longer stands by); a file already gone is no error.
+pub fn remove_page(dir: &Path, format: OutFormat, name: &str) {
+    let _ = fs::remove_file(dir.join(name));
+    if format == OutFormat::Html {
+        let _ = fs::remove_file(summary_path(dir, name));
+    }
+}
+
+/// `<stem>.summary.json` beside the HTML page `name` (or beside `<stem>.html`
+/// when `name` is a stem).
+fn summary_path(dir: &Path, name: &str) -> PathBuf {
+    let stem = name.strip_suffix(".html").unwrap_or(name);
+    dir.join(format!("{stem}{SUMMARY_SUFFIX}"))
 }
 
 /// After the pages of a directory target: an HTML directory gets its
@@ -223,7 +238,7 @@ fn write_index(dir: &Path, notes: &RunNotes) -> Result<(), RunError> {
     stems.sort();
     let mut analyses: Vec<(Analysis, String)> = Vec::new();
     for stem in stems {
-        let path = dir.join(format!("{stem}{SUMMARY_SUFFIX}"));
+        let path = summary_path(dir, &stem);
         let parsed = fs::read_to_string(&path)
             .map_err(|e| e.to_string())
             .and_then(|t| serde_json::from_str::<Analysis>(&t).map_err(|e| e.to_string()));
