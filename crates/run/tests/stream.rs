@@ -9,28 +9,12 @@
     clippy::indexing_slicing
 )]
 
+mod common;
+
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use awrflash_model::{DbReport, Document, Source};
 use awrflash_run::{Databases, Grouper, RunError, databases, databases_from};
-
-fn corpus() -> Option<PathBuf> {
-    let mut root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    while !root.join("Cargo.lock").exists() {
-        assert!(root.pop(), "workspace root not found");
-    }
-    let dir = root.join("../shared/corpus");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipping: the corpus is not at {} (it sits beside the checkout in CI)",
-            dir.display()
-        );
-        None
-    }
-}
 
 /// Every database's analysis as JSON, in database order.
 fn analyses(dbs: &Databases) -> Vec<String> {
@@ -50,7 +34,7 @@ fn no_reread(s: &Source) -> Result<Box<DbReport>, RunError> {
 
 #[test]
 fn the_streamed_corpus_run_gives_the_analyses_of_the_run_that_keeps_every_document() {
-    let Some(dir) = corpus() else {
+    let Some(dir) = common::corpus() else {
         return;
     };
     let kept = awrflash_run::load(std::slice::from_ref(&dir), &());
@@ -101,7 +85,7 @@ fn intervals(base: &DbReport, n: usize, peak: usize) -> Vec<DbReport> {
 
 #[test]
 fn a_batch_of_copies_keeps_one_whole_report_per_database_and_the_same_analysis() {
-    let Some(dir) = corpus() else {
+    let Some(dir) = common::corpus() else {
         return;
     };
     let mut bases = Vec::new();
@@ -220,7 +204,7 @@ fn a_peak_replaced_by_a_quieter_copy_of_its_interval_is_read_again_whole() {
 
 #[test]
 fn a_packed_report_is_a_small_part_of_the_parsed_one() {
-    let Some(dir) = corpus() else {
+    let Some(dir) = common::corpus() else {
         return;
     };
     let kept = awrflash_run::load(std::slice::from_ref(&dir), &());

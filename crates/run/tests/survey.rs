@@ -11,28 +11,13 @@
     clippy::indexing_slicing
 )]
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use awrflash_model::Analysis;
 use awrflash_run::{Analysed, Database, Databases, LoadSummary};
-
-fn corpus() -> Option<PathBuf> {
-    let mut root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    while !root.join("Cargo.lock").exists() {
-        assert!(root.pop(), "workspace root not found");
-    }
-    let dir = root.join("../shared/corpus");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipping: the corpus is not at {} (it sits beside the checkout in CI)",
-            dir.display()
-        );
-        None
-    }
-}
 
 /// What a caller keeps of a database: its label, report paths and the
 /// analysis as JSON.
@@ -114,7 +99,7 @@ fn assert_same(args: &[PathBuf]) -> Analysed<Kept> {
 
 #[test]
 fn the_corpus_in_two_passes_gives_the_one_pass_runs_databases_and_analyses() {
-    let Some(dir) = corpus() else {
+    let Some(dir) = common::corpus() else {
         return;
     };
     let run = assert_same(std::slice::from_ref(&dir));
@@ -208,7 +193,7 @@ fn batch(corpus: &Path, dir: &Path) {
 
 #[test]
 fn a_batch_in_two_passes_gives_the_one_pass_runs_analyses_and_lists_the_bad_file() {
-    let Some(corpus) = corpus() else {
+    let Some(corpus) = common::corpus() else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -228,7 +213,7 @@ fn a_batch_in_two_passes_gives_the_one_pass_runs_analyses_and_lists_the_bad_file
 
 #[test]
 fn a_head_that_reads_another_header_than_the_whole_report_falls_back_to_one_pass() {
-    let Some(corpus) = corpus() else {
+    let Some(corpus) = common::corpus() else {
         return;
     };
     let name = "awr-html/12.1.0.2_sarthi2020-AWR-reports_awr_rpt_2.html";
