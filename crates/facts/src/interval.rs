@@ -124,7 +124,7 @@ impl<'a> IntervalFacts<'a> {
     pub fn src(&self, r: &SourceRef) -> EvidenceSrc {
         EvidenceSrc {
             path: self.path.clone(),
-            section: r.section.clone(),
+            section: r.section.to_string(),
             line: r.line,
         }
     }
@@ -674,7 +674,7 @@ impl<'a> IntervalFacts<'a> {
             let path = c.source.path.clone();
             let at = |r: &SourceRef| EvidenceSrc {
                 path: path.clone(),
-                section: r.section.clone(),
+                section: r.section.to_string(),
                 line: r.line,
             };
             if self.host_busy_pct.is_none() {

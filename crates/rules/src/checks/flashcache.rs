@@ -270,7 +270,7 @@ fn fc_stat(ctx: &Ctx, name: &str) -> Option<Num> {
                 value: x,
                 src: Some(awrflash_model::EvidenceSrc {
                     path: path.clone(),
-                    section: v.src.section.clone(),
+                    section: v.src.section.to_string(),
                     line: v.src.line,
                 }),
                 derived: None,
