@@ -1013,6 +1013,7 @@ mod tokens {
         /// What was read before at a tag with the same bytes as `rest`'s
         /// first tag: the tag that followed the last one last time, or one
         /// of the set.
+        #[inline(always)]
         fn find(&mut self, bytes: &[u8], rest: &[u8]) -> Option<TagInfo> {
             if let Some((start, info)) = self
                 .next
