@@ -22,9 +22,9 @@ seed() { # target file head_bytes window_bytes windows
   done
 }
 
-for f in "$src"/awr-html/*; do seed awr_html "$f" 16384 8192 6; seed parse_bytes "$f" 16384 8192 2; done
-for f in "$src"/awr-text/*; do seed awr_text "$f" 8192 8192 8; seed parse_bytes "$f" 8192 8192 2; done
-for f in "$src"/statspack/*; do seed statspack "$f" 8192 8192 8; seed parse_bytes "$f" 8192 8192 2; done
+for f in "$src"/awr-html/*; do seed awr_html "$f" 16384 8192 6; seed parse_bytes "$f" 16384 8192 2; seed parse_head "$f" 16384 0 0; done
+for f in "$src"/awr-text/*; do seed awr_text "$f" 8192 8192 8; seed parse_bytes "$f" 8192 8192 2; seed parse_head "$f" 8192 0 0; done
+for f in "$src"/statspack/*; do seed statspack "$f" 8192 8192 8; seed parse_bytes "$f" 8192 8192 2; seed parse_head "$f" 8192 0 0; done
 for f in "$src"/iostat/*; do seed iostat "$f" 4096 4096 4; seed parse_bytes "$f" 4096 4096 1; done
 for f in "$src"/other/*sar*; do seed sar "$f" 4096 4096 4; seed parse_bytes "$f" 4096 4096 1; done
 for f in "$src"/other/*.nmon; do seed nmon "$f" 4096 4096 4; seed parse_bytes "$f" 4096 4096 1; done

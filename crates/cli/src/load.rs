@@ -18,17 +18,26 @@ struct Bar(ProgressBar);
 impl Progress for Bar {
     fn start(&self, units: usize) {
         self.0.set_length(units as u64);
+        self.0.set_position(0);
+    }
+
+    fn pass(&self, what: &'static str, units: usize) {
+        self.0.set_prefix(what);
+        self.start(units);
     }
 
     fn done(&self, bytes: u64, elapsed: Duration) {
         self.0.inc(1);
         let secs = elapsed.as_secs_f64().max(1e-3);
         let mb = bytes as f64 / 1_048_576.0;
-        self.0.set_message(format!(
-            "{:.1} files/s  {:.1} MB/s",
-            self.0.position() as f64 / secs,
-            mb / secs
-        ));
+        // A pass that reads headers only has read no whole input yet.
+        let rate = if bytes > 0 {
+            format!("  {:.1} MB/s", mb / secs)
+        } else {
+            String::new()
+        };
+        self.0
+            .set_message(format!("{:.1}/s{rate}", self.0.per_sec()));
     }
 
     fn finish(&self) {
@@ -56,10 +65,11 @@ fn progress_bar(ui: &Ui) -> ProgressBar {
     }
     let pb = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
     if let Ok(style) =
-        ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} files  {msg}")
+        ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} {prefix}  {msg}")
     {
         pb.set_style(style.progress_chars("=> "));
     }
+    pb.set_prefix("files");
     pb.enable_steady_tick(Duration::from_millis(200));
     pb
 }

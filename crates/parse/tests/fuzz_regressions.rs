@@ -2,8 +2,9 @@
 //!
 //! `fixtures/fuzz-regressions/<target>/` holds the crash inputs `cargo fuzz`
 //! found for each target (see `fuzz/README.md`). Every file goes through
-//! `parse_bytes` and, for a parser's own target, straight into that parser
-//! as the fuzz target did: no panic, and any error names the file.
+//! `parse_bytes` and `parse_head` and, for a parser's own target, straight
+//! into that parser as the fuzz target did: no panic, and any error names
+//! the file.
 
 // Tests may unwrap and index: a failure here is a test failure.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -11,7 +12,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
-use awrflash_parse::{ParseError, decode, parse_bytes};
+use awrflash_parse::{HEAD_BYTES, ParseError, decode, parse_bytes, parse_head};
 
 fn regressions_dir() -> PathBuf {
     let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -82,6 +83,12 @@ fn every_input_a_fuzzer_once_crashed_on_now_parses_or_fails_cleanly() {
             let label = format!("fuzz-regression/{target}/{name}");
             count += 1;
             failures.extend(check(&label, || parse_bytes(&label, &bytes).map(drop)));
+            // The first pass of a run reads every input's head first.
+            let head = bytes.get(..HEAD_BYTES).unwrap_or(&bytes);
+            failures.extend(check(&format!("{label} (head)"), || {
+                parse_head(&label, head);
+                Ok(())
+            }));
             if let Some(parse) = direct_parser(&target) {
                 let text = decode::decode(&bytes);
                 failures.extend(check(&format!("{label} (direct)"), || parse(&label, &text)));

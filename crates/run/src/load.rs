@@ -26,6 +26,13 @@ pub trait Progress: Sync {
     fn start(&self, units: usize) {
         let _ = units;
     }
+    /// A pass over the inputs starts that will count this many units:
+    /// `what` it reads of them (`headers` in the first pass of a two-pass
+    /// run, `reports` in the second).
+    fn pass(&self, what: &'static str, units: usize) {
+        let _ = what;
+        self.start(units);
+    }
     /// One more unit is done; `bytes` read so far over all units.
     fn done(&self, bytes: u64, elapsed: Duration) {
         let _ = (bytes, elapsed);

@@ -73,8 +73,9 @@ pub struct Analysed<T> {
 }
 
 /// The first pass: the head of every input, the databases and their
-/// attachments. `progress` hears of the inputs the pass finishes (failed
-/// and auxiliary ones); [`Survey::analyze`] tells it of the reports.
+/// attachments. `progress` hears of every input as the pass reads it (a
+/// `headers` pass); [`Survey::analyze`] tells it of the reports again as
+/// they are parsed whole (a `reports` pass).
 pub fn survey(
     args: &[PathBuf],
     roles: Option<&Path>,
@@ -82,15 +83,13 @@ pub fn survey(
 ) -> Result<Survey, RunError> {
     let start = Instant::now();
     let units = inputs::expand(args);
-    progress.start(units.len());
+    progress.pass("headers", units.len());
     let bytes = AtomicU64::new(0);
     let seen: Vec<Seen> = units
         .par_iter()
         .map(|unit| {
             let s = look(unit, &bytes);
-            if !matches!(s, Seen::Head(_)) {
-                progress.done(bytes.load(Ordering::Relaxed), start.elapsed());
-            }
+            progress.done(bytes.load(Ordering::Relaxed), start.elapsed());
             s
         })
         .collect();
@@ -169,6 +168,7 @@ impl Survey {
         F: Fn(&Database, Analysis) -> T + Sync,
     {
         let bytes = AtomicU64::new(self.bytes);
+        progress.pass("reports", self.members.values().map(Vec::len).sum());
         let outcomes = Mutex::new(self.outcomes);
         let mut results = Vec::with_capacity(self.databases.databases.len());
         let mut duplicates = Vec::new();

@@ -243,3 +243,50 @@ fn a_head_that_reads_another_header_than_the_whole_report_falls_back_to_one_pass
     assert!(why.contains("a.html"), "{why}");
     assert_eq!(run.results, results);
 }
+
+/// What a run told its progress display, in order.
+#[derive(Default)]
+struct Heard(std::sync::Mutex<Vec<String>>);
+
+impl awrflash_run::Progress for Heard {
+    fn start(&self, units: usize) {
+        self.0.lock().unwrap().push(format!("start {units}"));
+    }
+    fn pass(&self, what: &'static str, units: usize) {
+        self.0.lock().unwrap().push(format!("{what} {units}"));
+    }
+    fn done(&self, _: u64, _: std::time::Duration) {
+        let mut heard = self.0.lock().unwrap();
+        match heard.last_mut() {
+            Some(last) if last.starts_with("done ") => {
+                let n: usize = last[5..].parse().unwrap();
+                *last = format!("done {}", n + 1);
+            }
+            _ => heard.push("done 1".into()),
+        }
+    }
+    fn finish(&self) {
+        self.0.lock().unwrap().push("finish".into());
+    }
+}
+
+#[test]
+fn the_progress_display_counts_every_input_in_the_first_pass_and_every_report_in_the_second() {
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    batch(&corpus, tmp.path());
+    let heard = Heard::default();
+    let survey = awrflash_run::survey(&[tmp.path().to_path_buf()], None, &heard).unwrap();
+    survey
+        .analyze(&awrflash_rules::Options::default(), &heard, keep)
+        .unwrap();
+    // 27 inputs: 6 gzip copies, 3 zip members, 16 plain copies (the
+    // interval given twice among them), the broken file and the capture.
+    // 25 are reports, parsed whole in the second pass.
+    assert_eq!(
+        heard.0.into_inner().unwrap(),
+        ["headers 27", "done 27", "reports 25", "done 25", "finish"]
+    );
+}

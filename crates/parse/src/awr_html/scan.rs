@@ -64,6 +64,9 @@ pub struct ScanNote {
 struct CellText<'a> {
     first: &'a str,
     joined: Option<String>,
+    /// A space (a `&nbsp;`) after `first`, not joined yet: dropped if
+    /// nothing follows, since the text is collapsed in the end.
+    space: bool,
 }
 
 impl<'a> CellText<'a> {
@@ -75,6 +78,9 @@ impl<'a> CellText<'a> {
             None => {
                 let mut j = String::with_capacity(self.first.len() + s.len() + 8);
                 j.push_str(self.first);
+                if std::mem::take(&mut self.space) {
+                    j.push(' ');
+                }
                 j.push_str(s);
                 self.joined = Some(j);
             }
@@ -82,10 +88,20 @@ impl<'a> CellText<'a> {
     }
 
     fn push_char(&mut self, c: char) {
-        let mut j = self
-            .joined
-            .take()
-            .unwrap_or_else(|| String::from(self.first));
+        if c == ' ' && self.joined.is_none() {
+            // Before any text a space is dropped by the collapsing, and
+            // after the first piece it is only joined if more text follows
+            // (`<td>&nbsp;</td>`, `12&#160;`): no copy for either.
+            self.space = !self.first.is_empty();
+            return;
+        }
+        let mut j = self.joined.take().unwrap_or_else(|| {
+            let mut j = String::from(self.first);
+            if std::mem::take(&mut self.space) {
+                j.push(' ');
+            }
+            j
+        });
         j.push(c);
         self.joined = Some(j);
     }
@@ -100,9 +116,9 @@ impl<'a> CellText<'a> {
             None if is_collapsed(self.first) => Cow::Borrowed(self.first),
             None => {
                 // Spaces around the text only: a shorter slice is the same
-                // as the collapsed copy (a vertical tab inside would not be).
+                // as the collapsed copy.
                 let trimmed = self.first.trim_ascii();
-                if is_collapsed(trimmed) && !trimmed.as_bytes().contains(&0x0b) {
+                if is_collapsed(trimmed) {
                     Cow::Borrowed(trimmed)
                 } else {
                     Cow::Owned(collapse(self.first))
@@ -802,15 +818,16 @@ fn is_collapsed(s: &str) -> bool {
     if all_visible_ascii(b) {
         return true;
     }
-    if b.first().is_some_and(u8::is_ascii_whitespace)
-        || b.last().is_some_and(u8::is_ascii_whitespace)
-    {
+    // Whitespace to `collapse` (`char::is_whitespace`): ASCII's, and the
+    // vertical tab `u8::is_ascii_whitespace` leaves out.
+    let ws = |c: &u8| c.is_ascii_whitespace() || *c == 0x0b;
+    if b.first().is_some_and(ws) || b.last().is_some_and(ws) {
         return false;
     }
     let mut prev_space = false;
     for &c in b {
         // Non-ASCII may be a no-break space: take the slow path.
-        if c >= 0x80 || (c.is_ascii_whitespace() && (c != b' ' || prev_space)) {
+        if c >= 0x80 || (ws(&c) && (c != b' ' || prev_space)) {
             return false;
         }
         prev_space = c == b' ';
@@ -996,6 +1013,7 @@ mod tokens {
         /// What was read before at a tag with the same bytes as `rest`'s
         /// first tag: the tag that followed the last one last time, or one
         /// of the set.
+        #[inline(always)]
         fn find(&mut self, bytes: &[u8], rest: &[u8]) -> Option<TagInfo> {
             if let Some((start, info)) = self
                 .next
@@ -1373,6 +1391,15 @@ mod tokens {
                             pos += i;
                         }
                         if rest.get(i) != Some(&b'<') {
+                            // An entity the scanner knows (`&nbsp;`,
+                            // `&#160;`, `&amp;`) is read here as `next`
+                            // and the scanner would; anything else is
+                            // left to them.
+                            if let Some((c, len)) = entity_at(rest.get(i..).unwrap_or_default()) {
+                                cell.text.push_char(c);
+                                pos += len;
+                                continue;
+                            }
                             self.pos = pos;
                             self.state = State::Ref;
                             return;
@@ -1549,6 +1576,24 @@ mod tokens {
                 Some(gt) => self.fatal(unclosed, start + gt + 1),
             }
         }
+    }
+
+    /// The character of the entity reference `rest` starts with (at its
+    /// `&`) and the reference's length, when it is one
+    /// [`super::resolve_entity`] knows: what [`Tokenizer::next`] reads as
+    /// a `Token::Ref` and the scanner turns into a character.
+    fn entity_at(rest: &[u8]) -> Option<(char, usize)> {
+        let after = rest.get(1..)?;
+        let i = find(
+            after,
+            |w| flags(w, b';') | flags(w, b'&') | flags(w, b'<'),
+            |r| memchr::memchr3(b';', b'&', b'<', r),
+        )?;
+        if after.get(i) != Some(&b';') {
+            return None;
+        }
+        let name = std::str::from_utf8(after.get(..i)?).ok()?;
+        Some((super::resolve_entity(name)?, i + 2))
     }
 
     /// The name of the end tag `rest` starts with (`>` at `gt`): between
@@ -1792,6 +1837,51 @@ mod tests {
         assert!(t.iter().all(|t| t.complete));
     }
 
+    /// Entities read inside the cell loop, and the space of a `&nbsp;`
+    /// held back until text follows, give the text the collapsing of the
+    /// whole cell gives.
+    #[test]
+    fn entities_in_cells_read_as_the_collapsed_text() {
+        let cells = [
+            "&nbsp;",
+            "&#160;",
+            "&nbsp;&nbsp;",
+            "12&nbsp;",
+            "12&#160;&#160;",
+            "&nbsp;12",
+            "12&nbsp;34",
+            "12 &nbsp; 34",
+            "12&nbsp;&amp;&nbsp;34",
+            "a&lt;b&gt;c",
+            "&amp;",
+            " \n &nbsp;12 ",
+            "12&unknown;34",
+            "12 & 34",
+            "12 &amp 34",
+            "&#x41;&#66;",
+            "&#9;12&#9;",
+            "\u{3000}&nbsp;x",
+            "x&nbsp;\u{b}",
+        ];
+        for c in cells {
+            let html = format!("<table><tr><td>{c}</td><td>{c}<td>z</table>");
+            let t = tables(&html);
+            let naive = c
+                .replace("&nbsp;", " ")
+                .replace("&#160;", " ")
+                .replace("&amp;", "&")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&#x41;", "A")
+                .replace("&#66;", "B")
+                .replace("&#9;", "\t");
+            let want = collapse(&naive);
+            let row = t.first().and_then(|t| t.rows.first()).map(|r| &r.cells);
+            let got: Vec<&str> = row.into_iter().flatten().map(|c| c.text.as_ref()).collect();
+            assert_eq!(got, [want.as_str(), want.as_str(), "z"], "cell {c:?}");
+        }
+    }
+
     #[test]
     fn unwanted_tables_keep_structure_but_no_text() {
         let html = "<p>Skip me<table><tr><td>a &amp; b</td><td><table><tr><td>in</td></tr></table></td></tr></table>\
@@ -1889,6 +1979,12 @@ mod tests {
             "db file sequential read",
             "12345678901234567890",
             "1234567890123456789\u{7f}",
+            // A vertical tab is whitespace to `collapse`, not to
+            // `u8::is_ascii_whitespace`.
+            "a \u{b}",
+            "a\u{b}b",
+            "\u{b}a",
+            "a\u{c}",
         ];
         for s in samples {
             assert_eq!(is_collapsed(s), collapse(s) == s, "{s:?}");
