@@ -490,14 +490,14 @@ impl Check for ExadataOptimized {
                 "log file sync share of DB time".into(),
                 lfs.pct_db_time,
                 "%",
-                lfs.src.clone(),
+                lfs.src(),
             ));
             if let Some(e) = &lfpw {
                 h = h.ev(row_ev(
                     "log file parallel write average".into(),
                     e.avg_ms,
                     "ms",
-                    e.src.clone(),
+                    e.src(),
                 ));
             }
             if slow {
