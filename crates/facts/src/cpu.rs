@@ -508,7 +508,7 @@ mod tests {
         use awrflash_model::{DbReport, Header, SourceRef, TimeModelRow, WaitEvent};
         let ev = |name: &str, class: Option<&str>, time_s: f64, pct: Option<f64>| WaitEvent {
             name: name.into(),
-            wait_class: class.map(str::to_string),
+            wait_class: class.map(Into::into),
             time_s: Some(time_s),
             pct_db_time: pct,
             src: SourceRef::new("Foreground Wait Events", 1),

@@ -186,7 +186,7 @@ impl IntervalFacts<'_> {
             return None;
         }
         Some(Split {
-            event: ev.name.clone(),
+            event: ev.name.to_string(),
             avg_ms: avg,
             device_used_ms: used.ms.value.min(avg),
             others: usable.iter().skip(1).cloned().collect(),

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use awrflash_model::{
-    DbReport, DbTimeBreakdown, EvidenceSrc, FileIoRow, HistogramRow, IostatCapture, SourceRef,
-    TopEvent, WaitEvent,
+    DbReport, DbTimeBreakdown, EvidenceSrc, FileIoRow, HistogramRow, IostatCapture, SharedStr,
+    SourceRef, TopEvent, WaitEvent,
 };
 
 use crate::MB;
@@ -15,7 +15,9 @@ use crate::num::{Num, ratio};
 /// A wait event with its numbers filled in where the report left them out.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ev {
-    pub name: String,
+    /// Shared with the report's row (and every interval's row of this
+    /// event, once the run has unpacked them).
+    pub name: SharedStr,
     pub waits: f64,
     pub time_s: f64,
     pub avg_ms: f64,
@@ -251,7 +253,7 @@ impl<'a> IntervalFacts<'a> {
     fn ev_from_wait(&self, e: &WaitEvent, db_time: Option<f64>, path: &Arc<str>) -> Option<Ev> {
         self.make_ev(
             path,
-            &e.name,
+            e.name.clone(),
             e.waits,
             e.time_s,
             e.avg_ms,
@@ -266,7 +268,7 @@ impl<'a> IntervalFacts<'a> {
         e.waits?;
         self.make_ev(
             path,
-            &e.name,
+            SharedStr::new(&e.name),
             e.waits,
             e.time_s,
             e.avg_ms,
@@ -280,7 +282,7 @@ impl<'a> IntervalFacts<'a> {
     fn make_ev(
         &self,
         path: &Arc<str>,
-        name: &str,
+        name: SharedStr,
         waits: Option<f64>,
         time_s: Option<f64>,
         avg_ms: Option<f64>,
@@ -291,7 +293,7 @@ impl<'a> IntervalFacts<'a> {
         let time_s = time_s?;
         let waits = waits.unwrap_or(0.0);
         Some(Ev {
-            name: name.to_string(),
+            name,
             waits,
             time_s,
             // Time / waits is more precise than the printed average, which

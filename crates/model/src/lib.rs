@@ -14,7 +14,7 @@ pub mod capture;
 pub mod comparison;
 pub mod dbkey;
 pub mod report;
-pub mod section;
+pub mod shared;
 pub mod stats;
 pub mod time;
 
@@ -23,7 +23,7 @@ pub use capture::*;
 pub use comparison::*;
 pub use dbkey::{DbKey, InstanceKey};
 pub use report::*;
-pub use section::SectionName;
+pub use shared::SharedStr;
 
 use serde::{Deserialize, Serialize};
 
@@ -32,14 +32,14 @@ use serde::{Deserialize, Serialize};
 #[serde(default)]
 pub struct SourceRef {
     /// Section title as printed (e.g. `Load Profile`, `Segments by Physical
-    /// Reads`), shared by the rows of one section ([`SectionName`]).
-    pub section: SectionName,
+    /// Reads`), shared by the rows of one section ([`SharedStr`]).
+    pub section: SharedStr,
     /// 1-based line number in the input file (after decompression).
     pub line: u32,
 }
 
 impl SourceRef {
-    pub fn new(section: impl Into<SectionName>, line: u32) -> Self {
+    pub fn new(section: impl Into<SharedStr>, line: u32) -> Self {
         Self {
             section: section.into(),
             line,

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Source, SourceRef, Warning};
+use crate::{SharedStr, Source, SourceRef, Warning};
 
 /// One AWR or Statspack report.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -138,8 +138,9 @@ pub struct WaitEvents {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct WaitEvent {
-    pub name: String,
-    pub wait_class: Option<String>,
+    /// Shared: every interval of a database names the same events.
+    pub name: SharedStr,
+    pub wait_class: Option<SharedStr>,
     pub waits: Option<f64>,
     pub timeouts_pct: Option<f64>,
     pub time_s: Option<f64>,

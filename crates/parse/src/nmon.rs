@@ -20,7 +20,7 @@
 
 use std::collections::BTreeMap;
 
-use awrflash_model::{CpuSample, Format, IostatCapture, SectionName, Source, SourceRef};
+use awrflash_model::{CpuSample, Format, IostatCapture, SharedStr, Source, SourceRef};
 
 use crate::ParseError;
 use crate::iostat::{Col, Warnings, check_last_report, summarize};
@@ -80,7 +80,7 @@ struct Snap {
 /// Parses an nmon capture.
 pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     // Built once: every row's `src` shares it.
-    let (src_name, src_cpu) = (SectionName::new(SECTION), SectionName::new("CPU_ALL"));
+    let (src_name, src_cpu) = (SharedStr::new(SECTION), SharedStr::new("CPU_ALL"));
     let mut warn = Warnings::default();
     let mut host: Option<String> = None;
     let mut headers: BTreeMap<String, Vec<String>> = BTreeMap::new();

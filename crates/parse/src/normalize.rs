@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use awrflash_model::{DbReport, Format, SourceRef, Warning};
+use awrflash_model::{DbReport, Format, SharedStr, SourceRef, Warning};
 
 use crate::names::{self, List, Lookup};
 
@@ -139,32 +139,39 @@ fn full_names(r: &mut DbReport) {
     let expand = matches!(r.source.format, Format::AwrText | Format::Statspack);
     let mut ambiguous: BTreeSet<String> = BTreeSet::new();
     let mut warnings = Vec::new();
-    let mut fix = |list: List, name: &mut String, src: &SourceRef| {
-        if let std::borrow::Cow::Owned(c) = names::collapse(name) {
-            *name = c;
-        }
-        if !expand {
-            return;
-        }
-        match names::lookup(list, name) {
-            Lookup::AsPrinted => {}
-            Lookup::Full(full) => *name = full.to_string(),
-            Lookup::Ambiguous(candidates) => {
-                if ambiguous.insert(name.clone()) {
-                    warnings.push(Warning::new(
-                        src.section.clone(),
-                        src.line,
-                        format!(
-                            "name {name:?} is cut to its column and begins several names ({}, ...): kept as printed",
-                            candidates.join(", ")
-                        ),
-                    ));
+    // The name to write in place of `name`, if it changes.
+    let mut fix = |list: List, name: &str, src: &SourceRef| -> Option<String> {
+        let collapsed = names::collapse(name);
+        let name = collapsed.as_ref();
+        let mut full_name = None;
+        if expand {
+            match names::lookup(list, name) {
+                Lookup::AsPrinted => {}
+                Lookup::Full(full) => full_name = Some(full.to_string()),
+                Lookup::Ambiguous(candidates) => {
+                    if ambiguous.insert(name.to_string()) {
+                        warnings.push(Warning::new(
+                            src.section.clone(),
+                            src.line,
+                            format!(
+                                "name {name:?} is cut to its column and begins several names ({}, ...): kept as printed",
+                                candidates.join(", ")
+                            ),
+                        ));
+                    }
                 }
             }
         }
+        match (full_name, collapsed) {
+            (Some(full), _) => Some(full),
+            (None, std::borrow::Cow::Owned(c)) => Some(c),
+            (None, std::borrow::Cow::Borrowed(_)) => None,
+        }
     };
     for e in &mut r.top_events {
-        fix(List::Events, &mut e.name, &e.src);
+        if let Some(n) = fix(List::Events, &e.name, &e.src) {
+            e.name = n;
+        }
     }
     for e in r
         .wait_events
@@ -173,13 +180,19 @@ fn full_names(r: &mut DbReport) {
         .chain(r.wait_events.background.iter_mut())
         .chain(r.wait_events.all.iter_mut())
     {
-        fix(List::Events, &mut e.name, &e.src);
+        if let Some(n) = fix(List::Events, &e.name, &e.src) {
+            e.name = n.into();
+        }
     }
     for h in &mut r.wait_histogram {
-        fix(List::Events, &mut h.event, &h.src);
+        if let Some(n) = fix(List::Events, &h.event, &h.src) {
+            h.event = n;
+        }
     }
     for s in &mut r.activity_stats {
-        fix(List::Statistics, &mut s.name, &s.src);
+        if let Some(n) = fix(List::Statistics, &s.name, &s.src) {
+            s.name = n;
+        }
     }
     r.warnings.extend(warnings);
 }
@@ -235,7 +248,7 @@ fn wait_classes_from_top_events(r: &mut DbReport) {
                 *n == e.name || (e.name.len() >= 20 && n.starts_with(e.name.as_str()))
             })
         {
-            e.wait_class = Some(c.clone());
+            e.wait_class = Some(SharedStr::shared(c));
         }
     }
 }

@@ -15,7 +15,7 @@
 //! Each section starts again at midnight, so the date is taken from the
 //! banner line and moves on only within a section.
 
-use awrflash_model::{CpuSample, Format, IostatCapture, SectionName, Source, SourceRef};
+use awrflash_model::{CpuSample, Format, IostatCapture, SharedStr, Source, SourceRef};
 
 use crate::ParseError;
 use crate::iostat::{self, Cell, Col, Warnings, cell, column};
@@ -67,7 +67,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
         _ => (Format::SarLinux, "sar -d"),
     };
     // Built once: every row's `src` shares it.
-    let (src_name, src_cpu) = (SectionName::new(section_name), SectionName::new("sar -u"));
+    let (src_name, src_cpu) = (SharedStr::new(section_name), SharedStr::new("sar -u"));
     let mut cap = IostatCapture {
         source: Source {
             path: path.to_string(),

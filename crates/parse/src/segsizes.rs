@@ -18,7 +18,7 @@
 //! selected.` trailer are skipped. Rows wrapped by a too small `linesize`
 //! are not rejoined.
 
-use awrflash_model::{Format, SectionName, SegmentSize, SegmentSizes, Source, SourceRef};
+use awrflash_model::{Format, SegmentSize, SegmentSizes, SharedStr, Source, SourceRef};
 
 use crate::ParseError;
 use crate::iostat::Warnings;
@@ -142,7 +142,7 @@ fn parse_rows<'a>(
     delim: Option<char>,
 ) -> Result<SegmentSizes, ParseError> {
     // Built once: every row's `src` shares it.
-    let src_name = SectionName::new(SECTION);
+    let src_name = SharedStr::new(SECTION);
     let malformed = |line: u32, message: String| ParseError::Malformed {
         path: path.to_string(),
         line,

@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 
 use awrflash_model::{
-    Format, SectionName, Source, SourceRef, SysstatCapture, SysstatSpool, SysstatValue, Warning,
+    Format, SharedStr, Source, SourceRef, SysstatCapture, SysstatSpool, SysstatValue, Warning,
 };
 
 use crate::ParseError;
@@ -77,7 +77,7 @@ struct Builder {
     delta_values: bool,
     path: String,
     /// Built once: every row's `src` shares it.
-    section: SectionName,
+    section: SharedStr,
 }
 
 impl Builder {
@@ -97,7 +97,7 @@ impl Builder {
             pending_time: None,
             delta_values: false,
             path: path.to_string(),
-            section: SectionName::new(SECTION),
+            section: SharedStr::new(SECTION),
         }
     }
 

@@ -726,7 +726,7 @@ fn option(
             0.5 * (saved_lo + saved_hi),
         );
         steps.push(ProjectionStep {
-            component: a.ev.name.clone(),
+            component: a.ev.name.to_string(),
             waits: round(n),
             share_affected: round(a.share),
             current_avg_ms: round(a.ev.avg_ms),

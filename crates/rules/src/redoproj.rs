@@ -103,7 +103,7 @@ pub fn redo_option(w: &IntervalFacts, dev: &DeviceProfile, p: &Plan) -> Option<O
     let n = lfs.waits;
     let (saved_lo, saved_hi) = (n * (cur - new_hi) / 1000.0, n * (cur - new_lo) / 1000.0);
     let step = ProjectionStep {
-        component: lfs.name.clone(),
+        component: lfs.name.to_string(),
         waits: round(n),
         share_affected: 1.0,
         current_avg_ms: round(cur),

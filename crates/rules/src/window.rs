@@ -107,7 +107,7 @@ fn share_of(w: &IntervalFacts, keep: fn(&str) -> bool) -> (f64, Option<String>) 
     let time: f64 = hit.iter().map(|e| e.time_s).sum();
     (
         ratio(time * 100.0, w.db_time()),
-        hit.first().map(|e| e.name.clone()),
+        hit.first().map(|e| e.name.to_string()),
     )
 }
 

@@ -119,8 +119,8 @@ impl Held {
 mod tests {
     use super::*;
     use awrflash_model::{
-        ActivityStat, HistogramBucket, HistogramRow, SectionName, SourceRef, TimeModelRow,
-        WaitEvent, WaitEvents, Warning,
+        ActivityStat, HistogramBucket, HistogramRow, SharedStr, SourceRef, TimeModelRow, WaitEvent,
+        WaitEvents, Warning,
     };
 
     #[test]
@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn rows_of_one_section_share_its_name_after_a_pack_and_unpack() {
-        let section = SectionName::new("Foreground Wait Events");
+        let section = SharedStr::new("Foreground Wait Events");
         let event = |name: &str, line: u32| WaitEvent {
             name: name.into(),
             src: SourceRef::new(&section, line),

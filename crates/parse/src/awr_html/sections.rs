@@ -7,8 +7,8 @@
 
 use awrflash_model::{
     ActivityStat, BufferPoolAdvisoryRow, FileIoRow, HistogramBucket, HistogramRow, HostCpu,
-    InstanceCpu, IoProfileRow, IoStatRow, LoadProfileRow, OsStat, Parameter, SegmentRow, SqlRow,
-    TimeModelRow, TopEvent, WaitClassRow, WaitEvent,
+    InstanceCpu, IoProfileRow, IoStatRow, LoadProfileRow, OsStat, Parameter, SegmentRow, SharedStr,
+    SqlRow, TimeModelRow, TopEvent, WaitClassRow, WaitEvent,
 };
 
 use super::view::{Ctx, View, count, key, string, text};
@@ -87,8 +87,8 @@ pub fn wait_events(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<WaitEvent>) {
             continue;
         };
         out.push(WaitEvent {
-            name,
-            wait_class: string(row, class),
+            name: name.into(),
+            wait_class: string(row, class).map(|c| SharedStr::shared(&c)),
             waits: ctx.num(v, row, waits),
             timeouts_pct: ctx.num(v, row, tmo),
             time_s: ctx.num(v, row, time),

@@ -1,6 +1,6 @@
 //! Column lookup by header name and cell readers that record warnings.
 
-use awrflash_model::{SectionName, SourceRef, Warning};
+use awrflash_model::{SharedStr, SourceRef, Warning};
 
 use super::scan::{Cell, Row, Table};
 use crate::num::{Num, Suffix, parse_num};
@@ -15,7 +15,7 @@ pub struct View<'a> {
     pub data: Vec<&'a Row<'a>>,
     /// Section name used in `src` and warnings, built once per table and
     /// shared by its rows.
-    pub section: SectionName,
+    pub section: SharedStr,
 }
 
 fn is_header_row(row: &Row) -> bool {
@@ -53,7 +53,7 @@ impl<'a> View<'a> {
             cols,
             parents,
             data,
-            section: SectionName::new(section),
+            section: SharedStr::new(section),
         }
     }
 

@@ -19,7 +19,7 @@
 //! iostat's await on Linux. The first report is the average since boot.
 //! `-T` adds the time of day at the end of the `xfer` (or `-Dl`) line.
 
-use awrflash_model::{DeviceSample, Format, IostatCapture, SectionName, Source, SourceRef};
+use awrflash_model::{DeviceSample, Format, IostatCapture, SharedStr, Source, SourceRef};
 
 use super::layout::{Col, Row};
 use super::read::{Warnings, check_last_report};
@@ -96,7 +96,7 @@ fn fill(vals: &[f64]) -> Row {
 
 pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     // Built once: every row's `src` shares it.
-    let src_name = SectionName::new(SECTION);
+    let src_name = SharedStr::new(SECTION);
     let mut warn = Warnings::default();
     let mut cap = IostatCapture {
         source: Source {

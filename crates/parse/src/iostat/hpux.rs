@@ -6,7 +6,7 @@
 //! and carries no service time, so it is not read. The first report is the
 //! average since boot. Lines of `-t` (tty and cpu) are left out.
 
-use awrflash_model::{Format, IostatCapture, SectionName, Source, SourceRef};
+use awrflash_model::{Format, IostatCapture, SharedStr, Source, SourceRef};
 
 use super::layout::{Cell, Col, Row, cell};
 use super::read::{Warnings, check_last_report};
@@ -27,7 +27,7 @@ pub fn matches(text: &str) -> bool {
 
 pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     // Built once: every row's `src` shares it.
-    let src_name = SectionName::new(SECTION);
+    let src_name = SharedStr::new(SECTION);
     let mut warn = Warnings::default();
     let mut cap = IostatCapture {
         source: Source {

@@ -5,7 +5,7 @@ use super::summary::summarize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use awrflash_model::{
-    CpuSample, DeviceSample, Format, IostatCapture, SectionName, Source, SourceRef, Warning,
+    CpuSample, DeviceSample, Format, IostatCapture, SharedStr, Source, SourceRef, Warning,
 };
 
 use crate::ParseError;
@@ -159,7 +159,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
         "iostat -x"
     };
     // Built once: every row's `src` shares it.
-    let (src_name, src_cpu) = (SectionName::new(section), SectionName::new("avg-cpu"));
+    let (src_name, src_cpu) = (SharedStr::new(section), SharedStr::new("avg-cpu"));
     let mut cap = IostatCapture {
         source: Source {
             path: path.to_string(),

@@ -13,7 +13,7 @@
 //! (`Tue Apr 19 21:16:01 2011`) and `-T u` seconds since 1970 before each
 //! report.
 
-use awrflash_model::{CpuSample, Format, IostatCapture, SectionName, Source, SourceRef};
+use awrflash_model::{CpuSample, Format, IostatCapture, SharedStr, Source, SourceRef};
 
 use super::layout::{Cell, Col, Row, cell};
 use super::read::{Warnings, check_last_report, slash_order};
@@ -87,7 +87,7 @@ fn layout(names: &str, cols: &str) -> (Vec<String>, Vec<Slot>) {
 
 pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     // Built once: every row's `src` shares it.
-    let src_name = SectionName::new(SECTION);
+    let src_name = SharedStr::new(SECTION);
     let order = slash_order(text);
     let mut warn = Warnings::default();
     let mut cap = IostatCapture {

@@ -30,7 +30,7 @@ use std::collections::BTreeMap;
 use awrflash_model::{
     ActivityStat, BufferPoolAdvisoryRow, CacheSizes, DbReport, FileIoRow, Header, HistogramBucket,
     HistogramRow, HostCpu, InstanceCpu, IoProfileRow, IoStatRow, LoadProfileRow, OsStat, Parameter,
-    SectionName, SegmentRow, SourceRef, SqlRow, TimeModelRow, TopEvent, WaitClassRow, WaitEvent,
+    SegmentRow, SharedStr, SourceRef, SqlRow, TimeModelRow, TopEvent, WaitClassRow, WaitEvent,
 };
 
 use super::{Ctx, Doc, Line, Row, Rule, cells, cells_from, iso_time, label, label_values, tokens};
@@ -44,7 +44,7 @@ fn cell<'a>(c: &[&'a str], i: Option<usize>) -> &'a str {
 fn src(section: &str, line: u32) -> SourceRef {
     // Rows of a section are mapped one after another: they share its name.
     SourceRef {
-        section: SectionName::shared(section),
+        section: SharedStr::shared(section),
         line,
     }
 }
@@ -298,8 +298,8 @@ fn wait_events(doc: &Doc<'_>, ctx: &mut Ctx, slot: Slot) -> Vec<WaitEvent> {
         }
         let f = figures(&n, ctx);
         out.push(WaitEvent {
-            name: n.name().to_string(),
-            wait_class: f.class,
+            name: SharedStr::new(n.name()),
+            wait_class: f.class.map(|c| SharedStr::shared(&c)),
             waits: f.waits,
             timeouts_pct: f.timeouts_pct,
             time_s: f.time_s,
