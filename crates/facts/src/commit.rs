@@ -179,6 +179,7 @@ impl IntervalFacts<'_> {
         if dest.is_empty() {
             return None;
         }
+        // `thin::INTERVAL_PARAMETERS` keeps these five for every interval.
         (1..=5).find_map(|n| {
             let name = format!("db_create_online_log_dest_{n}");
             let p = r.parameter(&name)?;

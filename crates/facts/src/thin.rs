@@ -39,6 +39,24 @@ pub const INTERVAL_STATS: &[&str] = &[
     "redo synch time overhead (usec)",
 ];
 
+/// Initialization parameters read by name from an interval: the buffer
+/// cache size where the report prints none, the redo members in the fast
+/// recovery area, and the CPU limit of a PDB or a caged instance. A
+/// parameter not listed here is gone from a thinned report: the rules that
+/// read others (flash cache, DBWR, Data Guard, the recovery area's size)
+/// read the analysed report, which the run keeps whole.
+pub const INTERVAL_PARAMETERS: &[&str] = &[
+    "db_cache_size",
+    "db_recovery_file_dest",
+    "db_create_online_log_dest_1",
+    "db_create_online_log_dest_2",
+    "db_create_online_log_dest_3",
+    "db_create_online_log_dest_4",
+    "db_create_online_log_dest_5",
+    "cpu_count",
+    "resource_manager_plan",
+];
+
 /// Events besides the DB time classes whose background row or wait
 /// histogram an interval's figures read.
 const OTHER_EVENTS: &[&str] = &[
@@ -66,12 +84,13 @@ pub fn interval_event(name: &str) -> bool {
 /// `report` without what no interval figure reads: segments, SQL, file
 /// I/O, the buffer pool advisory, wait classes, the IOStat
 /// function-by-filetype table and the detail warnings go; activity
-/// statistics keep [`INTERVAL_STATS`], background events, all-session
-/// events and wait histograms keep [`interval_event`]s. Foreground and top
-/// events, the Load Profile, time model, OS statistics, Host and Instance
-/// CPU, IO Profile, IOStat by function and by filetype, tablespace I/O,
-/// cache sizes, parameters, instances, the header, the source and the
-/// warnings that change the meaning of the result are kept whole.
+/// statistics keep [`INTERVAL_STATS`], parameters [`INTERVAL_PARAMETERS`],
+/// background events, all-session events and wait histograms keep
+/// [`interval_event`]s. Foreground and top events, the Load Profile, time
+/// model, OS statistics, Host and Instance CPU, IO Profile, IOStat by
+/// function and by filetype, tablespace I/O, cache sizes, instances, the
+/// header, the source and the warnings that change the meaning of the
+/// result are kept whole.
 pub fn thin(report: &DbReport) -> DbReport {
     let r = report;
     DbReport {
@@ -105,7 +124,11 @@ pub fn thin(report: &DbReport) -> DbReport {
         buffer_pool_advisory: Vec::new(),
         segments: Default::default(),
         sql: Default::default(),
-        parameters: r.parameters.clone(),
+        parameters: keep(&r.parameters, |p| {
+            INTERVAL_PARAMETERS
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(&p.name))
+        }),
         instances: r.instances.clone(),
         warnings: keep(&r.warnings, |w| w.is_meaning_changing()),
     }

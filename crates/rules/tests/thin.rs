@@ -204,3 +204,44 @@ fn an_analysis_with_every_report_but_the_analysed_one_thinned_is_the_full_analys
         serde_json::to_string_pretty(&b).unwrap()
     );
 }
+
+/// The parameters an interval's figures read survive the thinning, and
+/// those they do not read go: every report again, with a recovery area that
+/// holds one redo member, a buffer cache known only from `db_cache_size`
+/// and a caged CPU count.
+#[test]
+fn a_thinned_report_keeps_the_parameters_its_figures_read() {
+    use awrflash_model::{Parameter, SourceRef};
+    let param = |name: &str, value: &str| Parameter {
+        name: name.into(),
+        value: value.into(),
+        end_value: None,
+        src: SourceRef::new("init.ora Parameters", 1),
+    };
+    let (mut in_fra, mut cache_from_param) = (0, 0);
+    for mut r in reports() {
+        r.cache_sizes.buffer_cache_bytes = None;
+        r.parameters = vec![
+            param("db_block_checksum", "TYPICAL"),
+            param("db_cache_size", "4G"),
+            param("db_recovery_file_dest", "+FRA"),
+            param("db_create_online_log_dest_1", "+DATA"),
+            param("DB_CREATE_ONLINE_LOG_DEST_2", "+FRA"),
+            param("db_create_online_log_dest_6", "+FRA"),
+            param("cpu_count", "2"),
+            param("resource_manager_plan", "DEFAULT_PLAN"),
+            param("log_archive_dest_2", "SERVICE=standby ASYNC"),
+        ];
+        let thinned = thin(&r);
+        assert_eq!(thinned.parameters.len(), 6, "{}", r.source.path);
+        let (a, b) = (IntervalFacts::new(&r), IntervalFacts::new(&thinned));
+        assert_eq!(figures(&a), figures(&b), "{}", r.source.path);
+        in_fra += usize::from(a.commit().is_some_and(|c| c.shares_recovery_area.is_some()));
+        cache_from_param += usize::from(a.buffer_cache_bytes.is_some());
+    }
+    // The figures did read them.
+    assert!(
+        in_fra > 0 && cache_from_param > 0,
+        "{in_fra} {cache_from_param}"
+    );
+}
