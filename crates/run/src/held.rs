@@ -113,6 +113,15 @@ impl Held {
             }
         }
     }
+
+    /// [`Held::document`], giving the report up: a whole one moves out
+    /// instead of being copied.
+    pub fn into_document(self) -> Result<Document, RunError> {
+        match self {
+            Held::Full(r) => Ok(Document::Report(r)),
+            held => held.document(),
+        }
+    }
 }
 
 #[cfg(test)]

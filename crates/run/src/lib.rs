@@ -201,12 +201,46 @@ pub fn databases_from(
 /// The advisor's answer for one database, with its attachment decisions.
 /// Packed reports are unpacked for the advisor and dropped with its answer.
 pub fn analyze(db: &Database, opts: &awrflash_rules::Options) -> Result<Analysis, RunError> {
-    let mut docs = db
+    let docs = db
         .reports
         .iter()
         .map(Held::document)
         .chain(db.aux.iter().cloned().map(Ok))
         .collect::<Result<Vec<Document>, RunError>>()?;
+    let whole: Vec<bool> = db.reports.iter().map(Held::is_full).collect();
+    advise(db, docs, &whole, opts)
+}
+
+/// [`analyze`] for a database the caller gives up: each report is unpacked
+/// (or moved out, when whole) and left as its head at once, so the packed
+/// bytes do not stay beside the unpacked reports while the advisor runs.
+/// Gives the database back with its reports as heads, for what the caller
+/// keeps of it.
+pub fn analyze_owned(
+    mut db: Database,
+    opts: &awrflash_rules::Options,
+) -> Result<(Database, Analysis), RunError> {
+    let mut whole = Vec::with_capacity(db.reports.len());
+    let mut docs = Vec::with_capacity(db.reports.len() + db.aux.len());
+    for held in &mut db.reports {
+        let head = held.head();
+        let held = std::mem::replace(held, head);
+        whole.push(held.is_full());
+        docs.push(held.into_document()?);
+    }
+    docs.extend(db.aux.iter().cloned());
+    let analysis = advise(&db, docs, &whole, opts)?;
+    Ok((db, analysis))
+}
+
+/// The advisor over `docs`, the documents of `db`'s reports (`whole` says
+/// which were held whole) and of its auxiliary inputs.
+fn advise(
+    db: &Database,
+    mut docs: Vec<Document>,
+    whole: &[bool],
+    opts: &awrflash_rules::Options,
+) -> Result<Analysis, RunError> {
     // The advisor plans in detail for one report and reads every section
     // of it: a packed one is read again whole (the run keeps the busiest
     // interval whole, which is that report unless it is an incident).
@@ -216,7 +250,7 @@ pub fn analyze(db: &Database, opts: &awrflash_rules::Options) -> Result<Analysis
     };
     if let Some(i) = awrflash_rules::analysed_report(&docs).map_err(advisor)?
         && let Some(held) = db.reports.get(i)
-        && !held.is_full()
+        && whole.get(i) == Some(&false)
         && let Some(slot) = docs.get_mut(i)
     {
         *slot = Document::Report(reread(held.source())?);
@@ -231,9 +265,10 @@ pub fn analyze(db: &Database, opts: &awrflash_rules::Options) -> Result<Analysis
 }
 
 /// Analyses every database in parallel and keeps what `keep` makes of each
-/// database and its analysis, in database order. Each database's documents
-/// are dropped once `keep` returns, so a caller that keeps only the
-/// analysis holds no parsed report past its database.
+/// database (its reports as heads by then: [`analyze_owned`]) and its
+/// analysis, in database order. Each database's documents are dropped once
+/// `keep` returns, so a caller that keeps only the analysis holds no parsed
+/// report past its database.
 pub fn analyze_all<T, F>(
     databases: Vec<Database>,
     opts: &awrflash_rules::Options,
@@ -246,7 +281,7 @@ where
     databases
         .into_par_iter()
         .map(|db| {
-            let analysis = analyze(&db, opts)?;
+            let (db, analysis) = analyze_owned(db, opts)?;
             Ok(keep(&db, analysis))
         })
         .collect()

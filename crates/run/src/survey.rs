@@ -33,7 +33,7 @@ use crate::group::Grouper;
 use crate::held::Held;
 use crate::inputs::{self, Unit};
 use crate::load::{LoadSummary, Outcome, Progress, parse_into, parse_unit, reread, summarize};
-use crate::{Database, Databases, RunError, analyze, databases_from};
+use crate::{Database, Databases, RunError, analyze_owned, databases_from};
 
 /// What the first pass made of one input.
 enum Seen {
@@ -156,7 +156,8 @@ impl Survey {
     }
 
     /// The second pass: each database in turn parsed, analysed, handed to
-    /// `keep` and dropped.
+    /// `keep` (its reports as heads by then: [`crate::analyze_owned`]) and
+    /// dropped.
     pub fn analyze<T, F>(
         self,
         opts: &awrflash_rules::Options,
@@ -199,7 +200,7 @@ impl Survey {
                 || db.map(&whole).transpose(),
                 || {
                     analysing
-                        .map(|full| analyze(&full, opts).map(|a| keep(&full, a)))
+                        .map(|full| analyze_owned(full, opts).map(|(db, a)| keep(&db, a)))
                         .transpose()
                 },
             );

@@ -53,6 +53,18 @@ fn the_streamed_corpus_run_gives_the_analyses_of_the_run_that_keeps_every_docume
     assert_eq!(full.databases.len(), thin.databases.len());
     assert!(full.databases.len() > 10);
     assert_eq!(analyses(&full), analyses(&thin));
+    // A database given up to the advisor gives the same analysis and comes
+    // back with its reports as heads.
+    let opts = awrflash_rules::Options::default();
+    for (db, want) in thin.databases.into_iter().zip(analyses(&full)) {
+        let (db, a) = awrflash_run::analyze_owned(db, &opts).unwrap();
+        assert_eq!(serde_json::to_string_pretty(&a).unwrap(), want);
+        assert!(
+            db.reports
+                .iter()
+                .all(|r| matches!(r, awrflash_run::Held::Head { .. }))
+        );
+    }
 }
 
 /// `n` intervals of one database made from a corpus report: snapshot ids
