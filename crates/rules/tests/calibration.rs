@@ -154,14 +154,11 @@ fn ratios(a: &awrflash_model::Analysis, key: &str) -> Option<awrflash_model::Pro
 }
 
 fn rows() -> Vec<Row> {
-    let dir = awrflash_testkit::fixtures("").join("calibration");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
+    awrflash_testkit::files_in(&awrflash_testkit::fixtures("calibration"))
+        .iter()
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    files.iter().map(|p| evaluate(p)).collect()
+        .map(|p| evaluate(p))
+        .collect()
 }
 
 fn markdown(rows: &[Row]) -> String {
