@@ -146,7 +146,7 @@ impl<'a> SideFacts<'a> {
             },
             waits_per_s: if elapsed > 0.0 { waits / elapsed } else { 0.0 },
             src: {
-                let mut v: Vec<EvidenceSrc> = evs.iter().map(|e| e.0.src.clone()).collect();
+                let mut v: Vec<EvidenceSrc> = evs.iter().map(|e| e.0.src()).collect();
                 v.dedup();
                 v
             },

@@ -123,7 +123,7 @@ impl IntervalFacts<'_> {
             let p = lfpw.as_ref()?;
             (el > 0.0 && p.waits > 0.0).then(|| Num {
                 value: p.waits / el,
-                src: Some(p.src.clone()),
+                src: Some(p.src()),
                 derived: Some("log file parallel write waits / elapsed".into()),
             })
         });
@@ -203,7 +203,8 @@ mod tests {
             time_s: avg_ms,
             avg_ms,
             pct_db_time: 10.0,
-            src: EvidenceSrc::default(),
+            path: Default::default(),
+            at: Default::default(),
         };
         let n = |value: f64| Num {
             value,

@@ -273,7 +273,7 @@ impl IntervalFacts<'_> {
         };
         let src = EvidenceSrc {
             path: c.source.path.clone(),
-            section: first.src.section.clone(),
+            section: first.src.section.to_string(),
             line: first.src.line,
         };
         let weighted = |pick: &dyn Fn(&awrflash_model::DeviceSummary) -> Option<(f64, f64)>| {

@@ -1,6 +1,8 @@
 //! The facts of one report interval, each with the file, section and line
 //! it came from or the derivation in words.
 
+use std::sync::Arc;
+
 use awrflash_model::{
     DbReport, DbTimeBreakdown, EvidenceSrc, FileIoRow, HistogramRow, IostatCapture, SourceRef,
     TopEvent, WaitEvent,
@@ -18,14 +20,29 @@ pub struct Ev {
     pub time_s: f64,
     pub avg_ms: f64,
     pub pct_db_time: f64,
-    pub src: EvidenceSrc,
+    /// The report's file, shared by every event of the interval.
+    pub path: Arc<str>,
+    /// The event's row (its section name is shared with the report's).
+    pub at: SourceRef,
 }
 
 impl Ev {
+    /// Where the event's numbers came from. Built when cited, not held per
+    /// event: an interval holds every foreground event (a RAC report about
+    /// 250), each of which would otherwise carry its own copy of the file
+    /// name and section title for as long as the run holds the interval.
+    pub fn src(&self) -> EvidenceSrc {
+        EvidenceSrc {
+            path: self.path.to_string(),
+            section: self.at.section.to_string(),
+            line: self.at.line,
+        }
+    }
+
     fn num(&self, value: f64) -> Num {
         Num {
             value,
-            src: Some(self.src.clone()),
+            src: Some(self.src()),
             derived: None,
         }
     }
@@ -124,7 +141,7 @@ impl<'a> IntervalFacts<'a> {
     pub fn src(&self, r: &SourceRef) -> EvidenceSrc {
         EvidenceSrc {
             path: self.path.clone(),
-            section: r.section.clone(),
+            section: r.section.to_string(),
             line: r.line,
         }
     }
@@ -213,9 +230,10 @@ impl<'a> IntervalFacts<'a> {
 
     fn fill_events(&mut self) {
         let db_time = self.db_time_s.as_ref().map(|n| n.value);
+        let path: Arc<str> = Arc::from(self.path.as_str());
         let mut evs: Vec<Ev> = Vec::new();
         for e in &self.report.wait_events.foreground {
-            if let Some(ev) = self.ev_from_wait(e, db_time) {
+            if let Some(ev) = self.ev_from_wait(e, db_time, &path) {
                 evs.push(ev);
             }
         }
@@ -223,15 +241,16 @@ impl<'a> IntervalFacts<'a> {
             if evs.iter().any(|e| e.name.eq_ignore_ascii_case(&t.name)) {
                 continue;
             }
-            if let Some(ev) = self.ev_from_top(t, db_time) {
+            if let Some(ev) = self.ev_from_top(t, db_time, &path) {
                 evs.push(ev);
             }
         }
         self.events = evs;
     }
 
-    fn ev_from_wait(&self, e: &WaitEvent, db_time: Option<f64>) -> Option<Ev> {
+    fn ev_from_wait(&self, e: &WaitEvent, db_time: Option<f64>, path: &Arc<str>) -> Option<Ev> {
         self.make_ev(
+            path,
             &e.name,
             e.waits,
             e.time_s,
@@ -242,10 +261,11 @@ impl<'a> IntervalFacts<'a> {
         )
     }
 
-    fn ev_from_top(&self, e: &TopEvent, db_time: Option<f64>) -> Option<Ev> {
+    fn ev_from_top(&self, e: &TopEvent, db_time: Option<f64>, path: &Arc<str>) -> Option<Ev> {
         // DB CPU / CPU time rows have no waits: not a wait event.
         e.waits?;
         self.make_ev(
+            path,
             &e.name,
             e.waits,
             e.time_s,
@@ -259,6 +279,7 @@ impl<'a> IntervalFacts<'a> {
     #[allow(clippy::too_many_arguments)]
     fn make_ev(
         &self,
+        path: &Arc<str>,
         name: &str,
         waits: Option<f64>,
         time_s: Option<f64>,
@@ -282,7 +303,8 @@ impl<'a> IntervalFacts<'a> {
             },
             pct_db_time: pct
                 .unwrap_or_else(|| db_time.map(|d| ratio(time_s * 100.0, d)).unwrap_or(0.0)),
-            src: self.src(src),
+            path: path.clone(),
+            at: src.clone(),
         })
     }
 
@@ -453,7 +475,8 @@ impl<'a> IntervalFacts<'a> {
 
     pub fn background(&self, name: &str) -> Option<Ev> {
         let e = self.report.background_event(name)?;
-        self.ev_from_wait(e, self.db_time_s.as_ref().map(|n| n.value))
+        let path = Arc::from(self.path.as_str());
+        self.ev_from_wait(e, self.db_time_s.as_ref().map(|n| n.value), &path)
     }
 
     /// Events of a class present in the report.
@@ -523,7 +546,7 @@ impl<'a> IntervalFacts<'a> {
             .copied()
             .collect();
         // The largest I/O event is the row a reader checks first.
-        let src = self.events_in(&io_events).first().map(|e| e.src.clone());
+        let src = self.events_in(&io_events).first().map(|e| e.src());
         Some(Num {
             value: io * 100.0 / db,
             src,
@@ -674,7 +697,7 @@ impl<'a> IntervalFacts<'a> {
             let path = c.source.path.clone();
             let at = |r: &SourceRef| EvidenceSrc {
                 path: path.clone(),
-                section: r.section.clone(),
+                section: r.section.to_string(),
                 line: r.line,
             };
             if self.host_busy_pct.is_none() {

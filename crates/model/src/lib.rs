@@ -14,6 +14,7 @@ pub mod capture;
 pub mod comparison;
 pub mod dbkey;
 pub mod report;
+pub mod section;
 pub mod stats;
 pub mod time;
 
@@ -22,6 +23,7 @@ pub use capture::*;
 pub use comparison::*;
 pub use dbkey::{DbKey, InstanceKey};
 pub use report::*;
+pub use section::SectionName;
 
 use serde::{Deserialize, Serialize};
 
@@ -29,14 +31,15 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SourceRef {
-    /// Section title as printed (e.g. `Load Profile`, `Segments by Physical Reads`).
-    pub section: String,
+    /// Section title as printed (e.g. `Load Profile`, `Segments by Physical
+    /// Reads`), shared by the rows of one section ([`SectionName`]).
+    pub section: SectionName,
     /// 1-based line number in the input file (after decompression).
     pub line: u32,
 }
 
 impl SourceRef {
-    pub fn new(section: impl Into<String>, line: u32) -> Self {
+    pub fn new(section: impl Into<SectionName>, line: u32) -> Self {
         Self {
             section: section.into(),
             line,

@@ -20,7 +20,7 @@
 
 use std::collections::BTreeMap;
 
-use awrflash_model::{CpuSample, Format, IostatCapture, Source, SourceRef};
+use awrflash_model::{CpuSample, Format, IostatCapture, SectionName, Source, SourceRef};
 
 use crate::ParseError;
 use crate::iostat::{Col, Warnings, check_last_report, summarize};
@@ -79,6 +79,8 @@ struct Snap {
 
 /// Parses an nmon capture.
 pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
+    // Built once: every row's `src` shares it.
+    let (src_name, src_cpu) = (SectionName::new(SECTION), SectionName::new("CPU_ALL"));
     let mut warn = Warnings::default();
     let mut host: Option<String> = None;
     let mut headers: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -137,7 +139,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
                 };
                 let mut c = CpuSample {
                     interval: t.saturating_sub(1),
-                    src: SourceRef::new("CPU_ALL", no),
+                    src: SourceRef::new(&src_cpu, no),
                     ..CpuSample::default()
                 };
                 for (name, cell) in cpu_cols.iter().zip(f.iter().skip(2)) {
@@ -247,7 +249,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
             for (col, v) in vals {
                 row.set(*col, *v);
             }
-            let mut sample = row.into_sample(dev, SourceRef::new(SECTION, s.line));
+            let mut sample = row.into_sample(dev, SourceRef::new(&src_name, s.line));
             sample.time.clone_from(&s.time);
             sample.interval = t.saturating_sub(1);
             cap.samples.push(sample);

@@ -15,7 +15,7 @@
 //! Each section starts again at midnight, so the date is taken from the
 //! banner line and moves on only within a section.
 
-use awrflash_model::{CpuSample, Format, IostatCapture, Source, SourceRef};
+use awrflash_model::{CpuSample, Format, IostatCapture, SectionName, Source, SourceRef};
 
 use crate::ParseError;
 use crate::iostat::{self, Cell, Col, Warnings, cell, column};
@@ -66,6 +66,8 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
         "HP-UX" => (Format::SarHpux, "sar -d (HP-UX)"),
         _ => (Format::SarLinux, "sar -d"),
     };
+    // Built once: every row's `src` shares it.
+    let (src_name, src_cpu) = (SectionName::new(section_name), SectionName::new("sar -u"));
     let mut cap = IostatCapture {
         source: Source {
             path: path.to_string(),
@@ -170,7 +172,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
                     iowait_pct: get(&["%iowait", "%wio"]),
                     idle_pct: get(&["%idle"]),
                     since_boot: false,
-                    src: SourceRef::new("sar -u", line_no),
+                    src: SourceRef::new(&src_cpu, line_no),
                 });
             }
             Section::Device { cols, device_at } => {
@@ -205,7 +207,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
                     }
                 }
                 any_dev = true;
-                let mut s = row.into_sample(device, SourceRef::new(section_name, line_no));
+                let mut s = row.into_sample(device, SourceRef::new(&src_name, line_no));
                 s.time = Some(iso);
                 s.interval = interval;
                 cap.samples.push(s);

@@ -18,7 +18,7 @@
 //! selected.` trailer are skipped. Rows wrapped by a too small `linesize`
 //! are not rejoined.
 
-use awrflash_model::{Format, SegmentSize, SegmentSizes, Source, SourceRef};
+use awrflash_model::{Format, SectionName, SegmentSize, SegmentSizes, Source, SourceRef};
 
 use crate::ParseError;
 use crate::iostat::Warnings;
@@ -141,6 +141,8 @@ fn parse_rows<'a>(
     rows: impl Iterator<Item = (usize, &'a str)>,
     delim: Option<char>,
 ) -> Result<SegmentSizes, ParseError> {
+    // Built once: every row's `src` shares it.
+    let src_name = SectionName::new(SECTION);
     let malformed = |line: u32, message: String| ParseError::Malformed {
         path: path.to_string(),
         line,
@@ -243,7 +245,7 @@ fn parse_rows<'a>(
             segment_type: opt(&cells, stype),
             tablespace_name: opt(&cells, ts),
             bytes,
-            src: SourceRef::new(SECTION, line_no),
+            src: SourceRef::new(&src_name, line_no),
         });
     }
     if out.segments.is_empty() {

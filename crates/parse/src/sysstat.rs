@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 
 use awrflash_model::{
-    Format, Source, SourceRef, SysstatCapture, SysstatSpool, SysstatValue, Warning,
+    Format, SectionName, Source, SourceRef, SysstatCapture, SysstatSpool, SysstatValue, Warning,
 };
 
 use crate::ParseError;
@@ -76,6 +76,8 @@ struct Builder {
     pending_time: Option<String>,
     delta_values: bool,
     path: String,
+    /// Built once: every row's `src` shares it.
+    section: SectionName,
 }
 
 impl Builder {
@@ -95,6 +97,7 @@ impl Builder {
             pending_time: None,
             delta_values: false,
             path: path.to_string(),
+            section: SectionName::new(SECTION),
         }
     }
 
@@ -161,7 +164,7 @@ impl Builder {
         self.current.values.push(SysstatValue {
             name: name.to_string(),
             value,
-            src: SourceRef::new(SECTION, line),
+            src: SourceRef::new(&self.section, line),
         });
     }
 

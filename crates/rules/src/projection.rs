@@ -734,7 +734,7 @@ fn option(
             new_avg_ms_high: round(hi),
             saved_s_low: round(saved_lo),
             saved_s_high: round(saved_hi),
-            src: Some(a.ev.src.clone()),
+            src: Some(a.ev.src()),
             method,
         });
         steps.extend(above_device);
@@ -1120,7 +1120,7 @@ fn flash_cache(
         let hit_hi_ms = (flash_ms + gap_hi).min(cur_ms);
         let saved_hi = hit_waits_hi * (cur_ms - hit_lo_ms) / 1000.0;
         let saved_lo = hit_waits_lo * (cur_ms - hit_hi_ms) / 1000.0;
-        let src = singles.first().map(|e| e.src.clone());
+        let src = singles.first().map(|e| e.src());
         let step = ProjectionStep {
             component: "single-block reads served from the flash cache".into(),
             waits: round(waits),

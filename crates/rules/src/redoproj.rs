@@ -111,7 +111,7 @@ pub fn redo_option(w: &IntervalFacts, dev: &DeviceProfile, p: &Plan) -> Option<O
         new_avg_ms_high: round(new_hi),
         saved_s_low: round(saved_lo),
         saved_s_high: round(saved_hi),
-        src: Some(lfs.src.clone()),
+        src: Some(lfs.src()),
         method,
     };
     let projection = finish(w, p, step.saved_s_low, step.saved_s_high, vec![step]);

@@ -656,7 +656,7 @@ pub fn long_interval_caveat(all: &[IntervalFacts]) -> Option<awrflash_model::Cav
     let src = first.report.header.src.clone().unwrap_or_default();
     Some(awrflash_model::Caveat {
         path: first.path.clone(),
-        section: src.section,
+        section: src.section.to_string(),
         line: src.line,
         message: format!(
             "{what}: averages over so long an interval hide the peaks flash is sized for; take hourly reports of the busy hours"

@@ -118,7 +118,10 @@ impl Held {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use awrflash_model::{ActivityStat, HistogramBucket, HistogramRow, SourceRef, Warning};
+    use awrflash_model::{
+        ActivityStat, HistogramBucket, HistogramRow, SectionName, SourceRef, TimeModelRow,
+        WaitEvent, WaitEvents, Warning,
+    };
 
     #[test]
     fn a_packed_report_unpacks_to_its_thinned_form_bit_for_bit() {
@@ -167,5 +170,44 @@ mod tests {
         assert_eq!(back.activity_stats.len(), 1);
         assert_eq!(back.activity_stats[0].total, Some(0.1 + 0.2));
         assert_eq!(back.warnings.len(), 1);
+    }
+
+    #[test]
+    fn rows_of_one_section_share_its_name_after_a_pack_and_unpack() {
+        let section = SectionName::new("Foreground Wait Events");
+        let event = |name: &str, line: u32| WaitEvent {
+            name: name.into(),
+            src: SourceRef::new(&section, line),
+            ..Default::default()
+        };
+        let r = DbReport {
+            wait_events: WaitEvents {
+                foreground: vec![
+                    event("db file sequential read", 10),
+                    event("log file sync", 11),
+                ],
+                ..Default::default()
+            },
+            time_model: vec![TimeModelRow {
+                name: "DB time".into(),
+                src: SourceRef::new("Time Model Statistics", 20),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        assert!(r.wait_events.foreground[0].src.section.shares(&section));
+        let Document::Report(back) = Held::pack(&r).unwrap().document().unwrap() else {
+            panic!("not a report");
+        };
+        let [a, b] = &back.wait_events.foreground[..] else {
+            panic!("two events expected");
+        };
+        assert_eq!(a.src, SourceRef::new("Foreground Wait Events", 10));
+        assert_eq!(b.src, SourceRef::new("Foreground Wait Events", 11));
+        assert!(a.src.section.shares(&b.src.section));
+        // Unpacked, not the parser's string; another section, another string.
+        assert!(!a.src.section.shares(&section));
+        assert_eq!(back.time_model[0].src.section, "Time Model Statistics");
+        assert!(!back.time_model[0].src.section.shares(&a.src.section));
     }
 }

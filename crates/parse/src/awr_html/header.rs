@@ -2,7 +2,7 @@
 //! Cache Sizes. Told apart by their column names, which every release from
 //! 10g to 23ai keeps (`DB Name`/`DB Id`, `Host Name`, `Snap Id`/`Snap Time`).
 
-use awrflash_model::{DbReport, SourceRef};
+use awrflash_model::DbReport;
 
 use super::view::{Ctx, View, count, key, string, text};
 use crate::num::Suffix;
@@ -163,7 +163,7 @@ pub fn cache_sizes(v: &View<'_>, ctx: &mut Ctx, r: &mut DbReport) {
     let c = &mut r.cache_sizes;
     for row in &v.data {
         if c.src.is_none() {
-            c.src = Some(SourceRef::new(v.section.clone(), row.line));
+            c.src = Some(v.src(row));
         }
         let cells: Vec<&str> = row.cells.iter().map(|c| c.text.as_ref()).collect();
         // Labels sit in cell 0 (with begin/end after) and cell 3 (value after).

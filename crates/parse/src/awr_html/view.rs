@@ -1,6 +1,6 @@
 //! Column lookup by header name and cell readers that record warnings.
 
-use awrflash_model::{SourceRef, Warning};
+use awrflash_model::{SectionName, SourceRef, Warning};
 
 use super::scan::{Cell, Row, Table};
 use crate::num::{Num, Suffix, parse_num};
@@ -13,8 +13,9 @@ pub struct View<'a> {
     /// Parent header (row above the leaf row), lowercased, per column.
     pub parents: Vec<String>,
     pub data: Vec<&'a Row<'a>>,
-    /// Section name used in `src` and warnings.
-    pub section: String,
+    /// Section name used in `src` and warnings, built once per table and
+    /// shared by its rows.
+    pub section: SectionName,
 }
 
 fn is_header_row(row: &Row) -> bool {
@@ -52,7 +53,7 @@ impl<'a> View<'a> {
             cols,
             parents,
             data,
-            section: section.to_string(),
+            section: SectionName::new(section),
         }
     }
 
@@ -82,7 +83,10 @@ impl<'a> View<'a> {
     }
 
     pub fn src(&self, row: &Row) -> SourceRef {
-        SourceRef::new(self.section.clone(), row.line)
+        SourceRef {
+            section: self.section.clone(),
+            line: row.line,
+        }
     }
 }
 

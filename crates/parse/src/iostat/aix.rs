@@ -19,7 +19,7 @@
 //! iostat's await on Linux. The first report is the average since boot.
 //! `-T` adds the time of day at the end of the `xfer` (or `-Dl`) line.
 
-use awrflash_model::{DeviceSample, Format, IostatCapture, Source, SourceRef};
+use awrflash_model::{DeviceSample, Format, IostatCapture, SectionName, Source, SourceRef};
 
 use super::layout::{Col, Row};
 use super::read::{Warnings, check_last_report};
@@ -95,6 +95,8 @@ fn fill(vals: &[f64]) -> Row {
 }
 
 pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
+    // Built once: every row's `src` shares it.
+    let src_name = SectionName::new(SECTION);
     let mut warn = Warnings::default();
     let mut cap = IostatCapture {
         source: Source {
@@ -122,7 +124,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
             seen.clear();
         }
         seen.push(dev.to_string());
-        let mut s: DeviceSample = fill(vals).into_sample(dev, SourceRef::new(SECTION, line));
+        let mut s: DeviceSample = fill(vals).into_sample(dev, SourceRef::new(&src_name, line));
         s.interval = *interval;
         s.since_boot = *interval == 0;
         s.time = time.map(|t| stamp::iso(None, t));

@@ -6,7 +6,7 @@
 //! and carries no service time, so it is not read. The first report is the
 //! average since boot. Lines of `-t` (tty and cpu) are left out.
 
-use awrflash_model::{Format, IostatCapture, Source, SourceRef};
+use awrflash_model::{Format, IostatCapture, SectionName, Source, SourceRef};
 
 use super::layout::{Cell, Col, Row, cell};
 use super::read::{Warnings, check_last_report};
@@ -26,6 +26,8 @@ pub fn matches(text: &str) -> bool {
 }
 
 pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
+    // Built once: every row's `src` shares it.
+    let src_name = SectionName::new(SECTION);
     let mut warn = Warnings::default();
     let mut cap = IostatCapture {
         source: Source {
@@ -84,7 +86,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
         if !ok {
             continue;
         }
-        let mut s = row.into_sample(dev, SourceRef::new(SECTION, no));
+        let mut s = row.into_sample(dev, SourceRef::new(&src_name, no));
         s.interval = interval;
         s.since_boot = interval == 0;
         cap.samples.push(s);

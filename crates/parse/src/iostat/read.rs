@@ -4,7 +4,9 @@ use super::layout::{Cell, Col, Mark, Row, cell, column, is_stat_column};
 use super::summary::summarize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use awrflash_model::{CpuSample, DeviceSample, Format, IostatCapture, Source, SourceRef, Warning};
+use awrflash_model::{
+    CpuSample, DeviceSample, Format, IostatCapture, SectionName, Source, SourceRef, Warning,
+};
 
 use crate::ParseError;
 use crate::stamp::{self, Clock, SlashOrder};
@@ -156,6 +158,8 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     } else {
         "iostat -x"
     };
+    // Built once: every row's `src` shares it.
+    let (src_name, src_cpu) = (SectionName::new(section), SectionName::new("avg-cpu"));
     let mut cap = IostatCapture {
         source: Source {
             path: path.to_string(),
@@ -252,7 +256,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
                 iowait_pct: get(&["%iowait", "%wio"]),
                 idle_pct: get(&["%idle"]),
                 since_boot: st.interval == st.run_start,
-                src: SourceRef::new("avg-cpu", line_no),
+                src: SourceRef::new(&src_cpu, line_no),
             });
             st.has_cpu = true;
             continue;
@@ -365,7 +369,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
             st.next_interval();
         }
         st.seen.insert(device.to_string());
-        let mut sample = row.into_sample(device, SourceRef::new(section, line_no));
+        let mut sample = row.into_sample(device, SourceRef::new(&src_name, line_no));
         sample.time = st.time.clone();
         sample.interval = st.interval;
         sample.since_boot = st.interval == st.run_start;

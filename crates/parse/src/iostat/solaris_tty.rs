@@ -13,7 +13,7 @@
 //! (`Tue Apr 19 21:16:01 2011`) and `-T u` seconds since 1970 before each
 //! report.
 
-use awrflash_model::{CpuSample, Format, IostatCapture, Source, SourceRef};
+use awrflash_model::{CpuSample, Format, IostatCapture, SectionName, Source, SourceRef};
 
 use super::layout::{Cell, Col, Row, cell};
 use super::read::{Warnings, check_last_report, slash_order};
@@ -86,6 +86,8 @@ fn layout(names: &str, cols: &str) -> (Vec<String>, Vec<Slot>) {
 }
 
 pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
+    // Built once: every row's `src` shares it.
+    let src_name = SectionName::new(SECTION);
     let order = slash_order(text);
     let mut warn = Warnings::default();
     let mut cap = IostatCapture {
@@ -145,7 +147,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
             time: time.clone(),
             interval,
             since_boot: interval == 0,
-            src: SourceRef::new(SECTION, no),
+            src: SourceRef::new(&src_name, no),
             ..CpuSample::default()
         };
         let mut bad = false;
@@ -187,7 +189,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
         }
         for (d, row) in rows.into_iter().enumerate() {
             let Some(dev) = devices.get(d) else { continue };
-            let mut s = row.into_sample(dev, SourceRef::new(SECTION, no));
+            let mut s = row.into_sample(dev, SourceRef::new(&src_name, no));
             s.time.clone_from(&time);
             s.interval = interval;
             s.since_boot = interval == 0;

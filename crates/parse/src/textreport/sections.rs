@@ -30,7 +30,7 @@ use std::collections::BTreeMap;
 use awrflash_model::{
     ActivityStat, BufferPoolAdvisoryRow, CacheSizes, DbReport, FileIoRow, Header, HistogramBucket,
     HistogramRow, HostCpu, InstanceCpu, IoProfileRow, IoStatRow, LoadProfileRow, OsStat, Parameter,
-    SegmentRow, SourceRef, SqlRow, TimeModelRow, TopEvent, WaitClassRow, WaitEvent,
+    SectionName, SegmentRow, SourceRef, SqlRow, TimeModelRow, TopEvent, WaitClassRow, WaitEvent,
 };
 
 use super::{Ctx, Doc, Line, Row, Rule, cells, cells_from, iso_time, label, label_values, tokens};
@@ -42,7 +42,11 @@ fn cell<'a>(c: &[&'a str], i: Option<usize>) -> &'a str {
 }
 
 fn src(section: &str, line: u32) -> SourceRef {
-    SourceRef::new(section, line)
+    // Rows of a section are mapped one after another: they share its name.
+    SourceRef {
+        section: SectionName::shared(section),
+        line,
+    }
 }
 
 /// First token looks like a number (a data line, not a name line).

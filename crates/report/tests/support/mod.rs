@@ -108,7 +108,9 @@ pub fn injected() -> Analysis {
     }
     for h in &mut a.exhibits.histograms {
         p(&mut h.event);
-        p(&mut h.src.section);
+        let mut section = h.src.section.to_string();
+        p(&mut section);
+        h.src.section = section.into();
     }
     for t in &mut a.exhibits.tablespaces {
         p(&mut t.tablespace);

@@ -46,7 +46,7 @@ impl Check for DataGuardPrimary {
             "log file sync share of DB time".into(),
             lfs.pct_db_time,
             "%",
-            lfs.src.clone(),
+            lfs.src(),
         ));
         for d in &p.destinations {
             let n: f64 = d

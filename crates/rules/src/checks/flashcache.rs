@@ -270,7 +270,7 @@ fn fc_stat(ctx: &Ctx, name: &str) -> Option<Num> {
                 value: x,
                 src: Some(awrflash_model::EvidenceSrc {
                     path: path.clone(),
-                    section: v.src.section.clone(),
+                    section: v.src.section.to_string(),
                     line: v.src.line,
                 }),
                 derived: None,
@@ -490,14 +490,14 @@ impl Check for ExadataOptimized {
                 "log file sync share of DB time".into(),
                 lfs.pct_db_time,
                 "%",
-                lfs.src.clone(),
+                lfs.src(),
             ));
             if let Some(e) = &lfpw {
                 h = h.ev(row_ev(
                     "log file parallel write average".into(),
                     e.avg_ms,
                     "ms",
-                    e.src.clone(),
+                    e.src(),
                 ));
             }
             if slow {
