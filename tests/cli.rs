@@ -201,14 +201,14 @@ fn a_closed_pipe_ends_quietly() {
 
 #[test]
 fn a_closed_pipe_during_a_large_parse_ends_quietly() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) = awrflash_testkit::corpus("") else {
         return;
     };
     // Several MB of JSON Lines: far more than a pipe buffer holds.
     let dir = corpus.join("awr-html");
-    let files: Vec<String> = common::files_below(&dir)
+    let files: Vec<String> = awrflash_testkit::files_below(&dir)
         .into_iter()
-        .map(|f| dir.join(f).display().to_string())
+        .map(|f| f.display().to_string())
         .filter(|f| awrflash_parse::parse_bytes(f, &std::fs::read(f).unwrap()).is_ok())
         .take(4)
         .collect();

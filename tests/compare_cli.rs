@@ -23,7 +23,13 @@ const RECEIPT: &str = "awr-html/12.1.0.2_sarthi2020-AWR-reports_awr_rpt_2.html";
 const RMGTIBP: &str = "awr-html/19c_jdmoreno-awr-export_awrrpt_1_72336_72337.html";
 
 fn input(rel: &str) -> Option<String> {
-    Some(common::corpus()?.join(rel).to_str().unwrap().to_string())
+    Some(
+        awrflash_testkit::corpus("")?
+            .join(rel)
+            .to_str()
+            .unwrap()
+            .to_string(),
+    )
 }
 
 #[test]

@@ -19,7 +19,7 @@ mod common;
 use std::path::PathBuf;
 
 use awrflash_model::{Analysis, DbTimeBreakdown};
-use common::{code, corpus, root, run, stderr, stdout};
+use common::{code, root, run, stderr, stdout};
 
 /// The four outputs of one `analyze` run.
 struct Outputs {
@@ -471,7 +471,7 @@ fn the_sample_prints_one_value_per_figure_in_every_format() {
 
 #[test]
 fn corpus_reports_print_one_value_per_figure_in_every_format() {
-    let Some(c) = corpus() else {
+    let Some(c) = awrflash_testkit::corpus("") else {
         return;
     };
     let cases: &[(&str, &[&str])] = &[

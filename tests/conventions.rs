@@ -277,7 +277,7 @@ fn brief_into_a_directory_writes_markdown() {
     let out = format!("{}/", dir.path().display());
     let o = run(&["-q", "analyze", &sample(), "-o", &out, "--brief"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let files = common::files_below(dir.path());
+    let files = awrflash_testkit::files_below(dir.path());
     assert_eq!(files.len(), 1, "{files:?}");
     assert!(files[0].extension().is_some_and(|e| e == "md"), "{files:?}");
 }

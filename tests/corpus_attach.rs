@@ -27,7 +27,7 @@ type Hosts = BTreeMap<String, Option<String>>;
 
 /// `(analyses, host of each input by path)`, or `None` without the corpus.
 fn corpus_run() -> Option<(Vec<Value>, Hosts)> {
-    let corpus = common::corpus()?;
+    let corpus = awrflash_testkit::corpus("")?;
     let dir = corpus.to_str().unwrap();
     let parsed = run(&["parse", dir, "-q"]);
     let mut hosts = BTreeMap::new();

@@ -17,7 +17,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use awrflash_model::Document;
@@ -33,13 +33,13 @@ struct Batch {
 }
 
 fn batch() -> Option<Batch> {
-    let corpus = common::corpus()?;
+    let corpus = awrflash_testkit::corpus("")?;
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("in");
     let mut inputs = Vec::new();
-    let files: Vec<PathBuf> = common::files_below(&corpus)
-        .into_iter()
-        .filter(|f| f != Path::new("MANIFEST.tsv"))
+    let files: Vec<PathBuf> = awrflash_testkit::files_below(&corpus)
+        .iter()
+        .map(|f| f.strip_prefix(&corpus).unwrap().to_path_buf())
         .collect();
     for rel in &files {
         let to = dir.join("corpus").join(rel);
@@ -302,13 +302,12 @@ fn extract_writes_the_documented_parquet_tables_with_every_row() {
 
 #[test]
 fn fail_on_exits_1_exactly_when_a_finding_reaches_the_level() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) = awrflash_testkit::corpus("") else {
         return;
     };
     let dir = corpus.join("awr-html");
-    let Some(report) = common::files_below(&dir)
+    let Some(report) = awrflash_testkit::files_below(&dir)
         .into_iter()
-        .map(|f| dir.join(f))
         .find(|f| awrflash_parse::parse_bytes("r", &fs::read(f).unwrap()).is_ok())
     else {
         eprintln!("skipping: no corpus AWR HTML report parses yet");
@@ -376,18 +375,18 @@ fn several_databases_need_a_directory_for_html_and_give_json_lines_on_stdout() {
 
 #[test]
 fn the_extracted_snapshots_agree_with_the_advisor_series() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) = awrflash_testkit::corpus("") else {
         return;
     };
     // Two consecutive hourly reports of one database.
     let dir = corpus.join("awr-html");
-    let pair: Vec<String> = common::files_below(&dir)
+    let pair: Vec<String> = awrflash_testkit::files_below(&dir)
         .into_iter()
         .filter(|f| {
             f.to_string_lossy()
                 .contains("sarthi2020-AWR-reports_awr_rpt_")
         })
-        .map(|f| dir.join(f).display().to_string())
+        .map(|f| f.display().to_string())
         .collect();
     if pair.len() != 2
         || pair

@@ -18,7 +18,7 @@ use common::{code, root, run, stderr};
 
 #[test]
 fn the_json_of_every_corpus_input_validates_against_the_schema() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) = awrflash_testkit::corpus("") else {
         return;
     };
     let schema: serde_json::Value = serde_json::from_str(
@@ -39,8 +39,9 @@ fn the_json_of_every_corpus_input_validates_against_the_schema() {
     assert!(code(&o) < 2, "{}", stderr(&o));
     let mut documents = 0;
     let mut failures = Vec::new();
-    for f in common::files_below(out.path()) {
-        let text = std::fs::read_to_string(out.path().join(&f)).unwrap();
+    for path in awrflash_testkit::files_below(out.path()) {
+        let f = path.strip_prefix(out.path()).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         documents += 1;
         let errors = schema_check::errors(&schema, &v);

@@ -74,7 +74,7 @@ fn open(html: &str, name: &str, height: u32) -> BrowserRun {
 // 1. Corpus reports in a real browser
 
 fn browse(rel: &str, name: &str) {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) = awrflash_testkit::corpus("") else {
         return;
     };
     let input = corpus.join(rel);
@@ -391,7 +391,7 @@ fn check_outputs(input: &Path, tmp: &Path, name: &str) {
 
 #[test]
 fn markup_planted_in_an_awr_html_report_stays_inert() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) = awrflash_testkit::corpus("") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -401,7 +401,7 @@ fn markup_planted_in_an_awr_html_report_stays_inert() {
 
 #[test]
 fn markup_planted_in_an_awr_text_report_stays_inert() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) = awrflash_testkit::corpus("") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -435,7 +435,7 @@ fn remote_refs(html: &str) -> Vec<String> {
 
 #[test]
 fn no_corpus_report_references_a_network_resource() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) = awrflash_testkit::corpus("") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -513,7 +513,7 @@ fn index_links(dom: &str) -> Vec<String> {
 
 #[test]
 fn the_batch_index_ranks_by_saving_and_sorts_in_chromium() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) = awrflash_testkit::corpus("") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();

@@ -1,28 +1,12 @@
-//! Helpers shared by the end-to-end tests: run the binary, find the corpus,
-//! read the README's extract schema.
+//! Helpers shared by the end-to-end tests: run the binary, read the README's
+//! extract schema (the workspace, fixtures and corpus come from
+//! `awrflash-testkit`).
 
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// `../shared/corpus` beside the workspace, or `None` (the caller prints why it skips).
-pub fn corpus() -> Option<PathBuf> {
-    let dir = root().join("../shared/corpus");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipping: the corpus is not at {} (it sits beside the checkout in CI)",
-            dir.display()
-        );
-        None
-    }
-}
+pub use awrflash_testkit::workspace_root as root;
 
 pub fn awrflash() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_awrflash"));
@@ -45,24 +29,6 @@ pub fn stderr(o: &Output) -> String {
 
 pub fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
-}
-
-/// Every file below `dir` (sorted), as paths relative to `dir`.
-pub fn files_below(dir: &Path) -> Vec<PathBuf> {
-    fn walk(base: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(base, &p, out);
-            } else {
-                out.push(p.strip_prefix(base).unwrap().to_path_buf());
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out.sort();
-    out
 }
 
 /// The README's extract schema: `(table, [columns])` from the `### \`table\``

@@ -27,10 +27,10 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use awrflash_bench::{
-    Floor, GzipCopies, best_of, corpus_dir, corpus_files, cpu_model, load_average, mb_per_s,
-    peak_rss_kb, with_snap_ids, workspace_root,
+    Floor, GzipCopies, best_of, cpu_model, load_average, mb_per_s, peak_rss_kb, with_snap_ids,
 };
 use awrflash_model::Document;
+use awrflash_testkit::{files_below, workspace_root};
 
 const CHILD: &str = "AWRFLASH_BENCH_CHILD";
 const RSS_TAG: &str = "awrflash-bench: peak RSS kB ";
@@ -48,11 +48,10 @@ fn main() -> ExitCode {
         .filter(|a| !a.starts_with('-'))
         .collect();
     let want = |s: &str| picked.is_empty() || picked.iter().any(|p| p == s);
-    let Some(dir) = corpus_dir() else {
-        println!("skipped: ../shared/corpus is absent beside the workspace");
+    let Some(dir) = awrflash_testkit::corpus("") else {
         return ExitCode::SUCCESS;
     };
-    let files: Vec<(String, Vec<u8>)> = corpus_files(&dir)
+    let files: Vec<(String, Vec<u8>)> = files_below(&dir)
         .into_iter()
         .filter_map(|p| {
             let name = p.strip_prefix(&dir).ok()?.display().to_string();
@@ -438,7 +437,7 @@ fn batches(dir: &Path) {
         .ok()
         .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![1_000, 10_000, 100_000]);
-    let sources: Vec<(String, Vec<u8>)> = corpus_files(dir)
+    let sources: Vec<(String, Vec<u8>)> = files_below(dir)
         .into_iter()
         .filter(|p| {
             let s = p.to_string_lossy();

@@ -2,52 +2,13 @@
 //!
 //! Stage: none (measurement only; `cargo bench -p awrflash-bench` runs
 //! `benches/throughput.rs`). Input: the shared corpus beside the workspace.
-//! Output: timings printed by the bench. Here: finding the corpus, the raw
-//! tokenizer scan the parser is compared with, making batch copies of a
+//! Output: timings printed by the bench. Here (the corpus is found by
+//! `awrflash-testkit`): the raw tokenizer scan the parser is compared with, making batch copies of a
 //! report with distinct snapshot ids, and reading peak RSS.
 
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use quick_xml::events::Event;
-
-/// The workspace root: the nearest ancestor of this crate with a Cargo.lock.
-pub fn workspace_root() -> PathBuf {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    while !dir.join("Cargo.lock").exists() {
-        if !dir.pop() {
-            break;
-        }
-    }
-    dir
-}
-
-/// `../shared/corpus` beside the workspace, if present.
-pub fn corpus_dir() -> Option<PathBuf> {
-    let dir = workspace_root().join("../shared/corpus");
-    dir.is_dir().then_some(dir)
-}
-
-/// Every file under `dir` except the manifest, sorted.
-pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.file_name().is_some_and(|n| n != "MANIFEST.tsv") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// What a raw tokenizer pass saw.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -11,8 +11,6 @@
     clippy::indexing_slicing
 )]
 
-use std::path::PathBuf;
-
 use awrflash_compare::{Options, Side, compare};
 use awrflash_model::{Comparison, DbReport, Document, HistogramBucket};
 
@@ -20,25 +18,8 @@ use awrflash_model::{Comparison, DbReport, Document, HistogramBucket};
 /// (2.07 ms), Load Profile transactions and executions, ms histograms.
 const REPORT: &str = "awr-html/12.1.0.2_sarthi2020-AWR-reports_awr_rpt_2.html";
 
-fn corpus() -> Option<PathBuf> {
-    let mut root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    while !root.join("Cargo.lock").exists() {
-        assert!(root.pop(), "workspace root not found");
-    }
-    let dir = root.join("../shared/corpus");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipping: the corpus is not at {} (it sits beside the checkout in CI)",
-            dir.display()
-        );
-        None
-    }
-}
-
 fn load(rel: &str) -> Option<DbReport> {
-    let path = corpus()?.join(rel);
+    let path = awrflash_testkit::corpus("")?.join(rel);
     let bytes = std::fs::read(&path).unwrap();
     match awrflash_parse::parse_bytes(rel, &bytes).unwrap() {
         Document::Report(r) => Some(*r),

@@ -11,33 +11,15 @@
 
 mod awr_html_common;
 
-use std::path::PathBuf;
-
 use awr_html_common::{check_report, misplaced_rows, summary_line};
 use awrflash_model::Document;
 
-fn corpus_dir() -> Option<PathBuf> {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    // crates/parse -> workspace root -> ../shared/corpus
-    for _ in 0..2 {
-        dir.pop();
-    }
-    let corpus = dir.join("../shared/corpus/awr-html");
-    corpus.is_dir().then_some(corpus)
-}
-
 #[test]
 fn every_corpus_awr_html_report_parses_and_adds_up() {
-    let Some(dir) = corpus_dir() else {
-        println!("skipped: ../shared/corpus/awr-html is absent");
+    let Some(dir) = awrflash_testkit::corpus("awr-html") else {
         return;
     };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
+    let files = awrflash_testkit::files_in(&dir);
     assert!(!files.is_empty(), "no files in {}", dir.display());
     let mut failures = Vec::new();
     let mut lines = Vec::new();
@@ -74,8 +56,7 @@ fn every_corpus_awr_html_report_parses_and_adds_up() {
 
 #[test]
 fn corpus_ash_report_is_refused_with_a_reason() {
-    let Some(dir) = corpus_dir() else {
-        println!("skipped: ../shared/corpus/awr-html is absent");
+    let Some(dir) = awrflash_testkit::corpus("awr-html") else {
         return;
     };
     let ash = dir.join("../other/19c_Lucky29011-reports_ash.html");

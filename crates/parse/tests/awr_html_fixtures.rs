@@ -10,17 +10,12 @@
 
 mod awr_html_common;
 
-use std::path::PathBuf;
-
 use awr_html_common::{check_report, misplaced_rows, summary_line};
 use awrflash_model::{DbReport, Document, ReportKind};
 use awrflash_parse::ParseError;
 
 fn fixture(rel: &str) -> (String, Vec<u8>) {
-    let mut p = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    p.pop();
-    p.pop();
-    let p = p.join("fixtures").join(rel);
+    let p = awrflash_testkit::fixtures(rel);
     let bytes = std::fs::read(&p).expect("fixture is readable");
     (rel.to_string(), bytes)
 }

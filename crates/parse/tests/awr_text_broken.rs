@@ -4,15 +4,11 @@
 
 #![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
-use std::path::PathBuf;
-
 use awrflash_model::Document;
 use awrflash_parse::{ParseError, parse_bytes};
 
 fn fixture(name: &str) -> String {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures")
-        .join(name);
+    let p = awrflash_testkit::fixtures(name);
     std::fs::read_to_string(p).unwrap()
 }
 
@@ -98,15 +94,9 @@ fn statspack_9i_invalid_results_are_a_warning_not_an_error() {
 fn text_reports_cut_anywhere_never_panic() {
     // Every fixture cut at many points (on char boundaries): each cut parses
     // or is refused with an error, and nothing panics.
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     let mut cuts = 0;
     for sub in ["awr-text", "statspack"] {
-        let mut files: Vec<_> = std::fs::read_dir(dir.join(sub))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        files.sort();
-        for f in files {
+        for f in awrflash_testkit::files_in(&awrflash_testkit::fixtures(sub)) {
             let text = std::fs::read_to_string(&f).unwrap();
             let mut at = 0;
             while at < text.len() {

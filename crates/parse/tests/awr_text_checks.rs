@@ -3,34 +3,9 @@
 #![allow(dead_code)]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use awrflash_model::{DbReport, Document};
-
-/// `../shared/corpus/<sub>` from the workspace root, if present.
-pub fn corpus_dir(sub: &str) -> Option<PathBuf> {
-    let mut dir = Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf();
-    loop {
-        let cargo = dir.join("Cargo.toml");
-        if std::fs::read_to_string(&cargo).is_ok_and(|s| s.contains("[workspace]")) {
-            break;
-        }
-        if !dir.pop() {
-            return None;
-        }
-    }
-    let d = dir.parent()?.join("shared").join("corpus").join(sub);
-    d.is_dir().then_some(d)
-}
-
-pub fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    v.retain(|p| p.is_file());
-    v.sort();
-    v
-}
 
 pub fn parse_file(path: &Path) -> DbReport {
     let bytes = std::fs::read(path).expect("read corpus file");
@@ -262,11 +237,10 @@ pub fn summary(r: &DbReport) -> String {
 /// Parses every file of a corpus folder, checks it, prints one summary line
 /// per file and snapshots the summaries. Skips when the folder is absent.
 pub fn run_corpus(sub: &str, snapshot_prefix: &str) {
-    let Some(dir) = corpus_dir(sub) else {
-        println!("skipped: ../shared/corpus/{sub} is absent");
+    let Some(dir) = awrflash_testkit::corpus(sub) else {
         return;
     };
-    let files = files(&dir);
+    let files = awrflash_testkit::files_in(&dir);
     assert!(!files.is_empty(), "{} holds no files", dir.display());
     let mut failures = Vec::new();
     for f in &files {

@@ -8,7 +8,7 @@
 #[path = "awr_text_checks.rs"]
 mod checks;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use awrflash_model::{DbReport, Document};
 
@@ -81,16 +81,6 @@ fn report(name: &str, text: &str) -> DbReport {
     }
 }
 
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file())
-        .collect();
-    v.sort();
-    v
-}
-
 fn check(path: &Path) {
     let name = path.file_name().unwrap().to_string_lossy().to_string();
     let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
@@ -122,9 +112,10 @@ fn check(path: &Path) {
 
 #[test]
 fn fixture_text_reports_read_the_same_with_decimal_commas() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     for sub in ["awr-text", "statspack"] {
-        for p in files(&root.join(sub)) {
+        let files = awrflash_testkit::files_in(&awrflash_testkit::fixtures(sub));
+        assert!(!files.is_empty(), "fixtures/{sub} holds no files");
+        for p in files {
             check(&p);
         }
     }
@@ -133,11 +124,10 @@ fn fixture_text_reports_read_the_same_with_decimal_commas() {
 #[test]
 fn corpus_text_reports_read_the_same_with_decimal_commas() {
     for sub in ["awr-text", "statspack"] {
-        let Some(dir) = checks::corpus_dir(sub) else {
-            println!("skipped: ../shared/corpus/{sub} is absent");
+        let Some(dir) = awrflash_testkit::corpus(sub) else {
             continue;
         };
-        for p in files(&dir) {
+        for p in awrflash_testkit::files_in(&dir) {
             check(&p);
         }
     }
@@ -145,7 +135,7 @@ fn corpus_text_reports_read_the_same_with_decimal_commas() {
 
 #[test]
 fn a_mixed_report_warns_that_its_separators_are_uncertain() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let root = awrflash_testkit::fixtures("");
     let path = root.join("awr-text/19.0.0.0_awrrpt_1_880_881_80col.txt");
     let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
     // Half the report with decimal commas, half without.

@@ -379,8 +379,7 @@ fn compare(t: &DbReport, h: &DbReport) -> Diff {
 
 #[test]
 fn html_and_text_twins_agree_field_by_field() {
-    let Some(root) = checks::corpus_dir("") else {
-        println!("skipped: ../shared/corpus is absent");
+    let Some(root) = awrflash_testkit::corpus("") else {
         return;
     };
     let html_path = root.join(HTML);

@@ -10,17 +10,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::PathBuf;
 
 use awrflash_parse::{HEAD_BYTES, ParseError, decode, parse_bytes, parse_head};
-
-fn regressions_dir() -> PathBuf {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    while !dir.join("Cargo.lock").exists() {
-        assert!(dir.pop(), "no workspace root above the parse crate");
-    }
-    dir.join("fixtures/fuzz-regressions")
-}
 
 /// One parser called on (path, text), its model dropped.
 type Direct = fn(&str, &str) -> Result<(), ParseError>;
@@ -52,7 +43,7 @@ fn check(label: &str, run: impl FnOnce() -> Result<(), ParseError>) -> Option<St
 
 #[test]
 fn every_input_a_fuzzer_once_crashed_on_now_parses_or_fails_cleanly() {
-    let dir = regressions_dir();
+    let dir = awrflash_testkit::fixtures("fuzz-regressions");
     let mut failures = Vec::new();
     let mut count = 0;
     let mut targets: Vec<_> = std::fs::read_dir(&dir)
@@ -70,14 +61,7 @@ fn every_input_a_fuzzer_once_crashed_on_now_parses_or_fails_cleanly() {
             .unwrap()
             .to_string_lossy()
             .to_string();
-        let mut files: Vec<_> = std::fs::read_dir(&target_dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.is_file())
-            .collect();
-        files.sort();
-        for file in files {
+        for file in awrflash_testkit::files_in(&target_dir) {
             let bytes = std::fs::read(&file).unwrap();
             let name = file.file_name().unwrap().to_string_lossy().to_string();
             let label = format!("fuzz-regression/{target}/{name}");

@@ -11,31 +11,10 @@
     clippy::indexing_slicing
 )]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use awrflash_model::{Document, Header};
 use awrflash_parse::{HEAD_BYTES, parse_bytes, parse_head};
-
-fn workspace() -> PathBuf {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    dir.pop();
-    dir.pop();
-    dir
-}
-
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files_under(&p, out);
-        } else if p.is_file() && !p.ends_with("MANIFEST.tsv") {
-            out.push(p);
-        }
-    }
-}
 
 /// The header without what the normalisation pass fills from later
 /// sections when the header itself lacks it.
@@ -98,14 +77,10 @@ fn check(files: &[PathBuf], size: usize, problems: &mut Vec<String>) -> (usize, 
 
 #[test]
 fn the_head_of_every_corpus_report_gives_the_whole_reports_header() {
-    let corpus = workspace().join("../shared/corpus");
-    if !corpus.is_dir() {
-        println!("skipped: ../shared/corpus is absent");
+    let Some(corpus) = awrflash_testkit::corpus("") else {
         return;
-    }
-    let mut files = Vec::new();
-    files_under(&corpus, &mut files);
-    files.sort();
+    };
+    let files = awrflash_testkit::files_below(&corpus);
     let mut problems = Vec::new();
     let (reports, others) = check(&files, HEAD_BYTES, &mut problems);
     println!("corpus: {reports} reports, {others} other inputs");
@@ -115,10 +90,8 @@ fn the_head_of_every_corpus_report_gives_the_whole_reports_header() {
 
 #[test]
 fn the_head_of_every_fixture_gives_the_whole_parses_header_or_nothing() {
-    let mut files = Vec::new();
-    files_under(&workspace().join("fixtures"), &mut files);
+    let mut files = awrflash_testkit::files_below(&awrflash_testkit::fixtures(""));
     files.retain(|p| !p.components().any(|c| c.as_os_str() == "rules"));
-    files.sort();
     let mut problems = Vec::new();
     let (reports, others) = check(&files, HEAD_BYTES, &mut problems);
     println!("fixtures: {reports} reports, {others} other inputs");
@@ -128,7 +101,7 @@ fn the_head_of_every_fixture_gives_the_whole_parses_header_or_nothing() {
 
 #[test]
 fn a_head_cut_before_the_snapshots_gives_nothing() {
-    let path = workspace().join("fixtures/sample/awr_19c_sample.html");
+    let path = awrflash_testkit::fixtures("sample/awr_19c_sample.html");
     let bytes = std::fs::read(&path).unwrap();
     let text = String::from_utf8_lossy(&bytes);
     let at = text.find("Begin Snap").expect("the sample has snapshots");

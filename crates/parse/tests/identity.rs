@@ -18,9 +18,7 @@ use std::path::PathBuf;
 use awrflash_model::{DbReport, Document, Warning, WarningKind};
 
 fn fixture(rel: &str) -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures")
-        .join(rel);
+    let p = awrflash_testkit::fixtures(rel);
     std::fs::read(&p).expect("fixture is readable")
 }
 
@@ -111,8 +109,7 @@ fn warning_kind_is_serialised_only_when_it_changes_the_meaning() {
 
 #[test]
 fn statspack_results_are_invalid_changes_the_meaning() {
-    let Some(dir) = checks::corpus_dir("statspack") else {
-        println!("skipped: ../shared/corpus/statspack is absent");
+    let Some(dir) = awrflash_testkit::corpus("statspack") else {
         return;
     };
     let name = "9.2.0.1_nabeelkhan-Oracle-DBA-Life_sp_result.lst";
@@ -134,16 +131,10 @@ fn double_quotes(text: &str) -> String {
 
 #[test]
 fn doubled_attribute_quotes_parse_exactly_like_the_clean_file() {
-    let Some(dir) = checks::corpus_dir("awr-html") else {
-        println!("skipped: ../shared/corpus/awr-html is absent");
+    let Some(dir) = awrflash_testkit::corpus("awr-html") else {
         return;
     };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
+    let files = awrflash_testkit::files_in(&dir);
     // Three reports of different releases and kinds keep the test quick.
     let picked: Vec<&PathBuf> = files
         .iter()

@@ -8,23 +8,10 @@
     clippy::indexing_slicing
 )]
 
-use std::path::PathBuf;
-
 use awrflash_model::{Document, Format, IostatCapture};
 
-fn corpus(dir: &str) -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let p = root.join("../shared/corpus").join(dir);
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} is absent", p.display());
-        None
-    }
-}
-
 fn load(dir: &str, name: &str) -> Option<IostatCapture> {
-    let path = corpus(dir)?.join(name);
+    let path = awrflash_testkit::corpus(dir)?.join(name);
     let bytes = std::fs::read(&path).unwrap();
     match awrflash_parse::parse_bytes(name, &bytes).unwrap() {
         Document::Iostat(c) => Some(*c),
@@ -103,12 +90,13 @@ const FILES: &[(&str, Format, usize, u32, &[&str])] = &[
 
 #[test]
 fn every_corpus_iostat_file_parses_with_its_samples_and_devices() {
-    let Some(dir) = corpus("iostat") else { return };
-    let mut listed: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+    let Some(dir) = awrflash_testkit::corpus("iostat") else {
+        return;
+    };
+    let listed: Vec<String> = awrflash_testkit::files_in(&dir)
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
-    listed.sort();
     let mut known: Vec<String> = FILES.iter().map(|f| f.0.to_string()).collect();
     known.sort();
     assert_eq!(listed, known, "a corpus file has no expectations here");
@@ -222,7 +210,9 @@ fn partitions_and_volumes_stay_out_of_the_channel_total() {
 /// Recomputes one device's means from the raw lines, without the parser.
 #[test]
 fn one_device_mean_matches_a_recount_from_the_raw_lines() {
-    let Some(dir) = corpus("iostat") else { return };
+    let Some(dir) = awrflash_testkit::corpus("iostat") else {
+        return;
+    };
     let name = "linux_t2y-iostat-tool_sample_iostat.output";
     let text = std::fs::read_to_string(dir.join(name)).unwrap();
     // Header: Device: rrqm/s wrqm/s r/s w/s rMB/s wMB/s avgrq-sz avgqu-sz await r_await w_await svctm %util

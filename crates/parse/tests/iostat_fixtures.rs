@@ -9,16 +9,10 @@
     clippy::indexing_slicing
 )]
 
-use std::path::PathBuf;
-
 use awrflash_model::{Document, Format, IostatCapture};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn capture(name: &str) -> IostatCapture {
-    let bytes = std::fs::read(root().join("fixtures/iostat").join(name)).unwrap();
+    let bytes = std::fs::read(awrflash_testkit::fixtures("iostat").join(name)).unwrap();
     match awrflash_parse::parse_bytes(&format!("fixtures/iostat/{name}"), &bytes).unwrap() {
         Document::Iostat(c) => *c,
         other => panic!("{name}: parsed as {:?}", other.source().format),
@@ -155,7 +149,7 @@ fn a_mixed_locale_capture_reads_both_runs_and_warns() {
 #[test]
 fn a_role_mapping_groups_devices_into_role_summaries() {
     let mut c = capture("sysstat12_pretty_ampm.txt");
-    let toml = std::fs::read_to_string(root().join("fixtures/roles/dbhost01.toml")).unwrap();
+    let toml = std::fs::read_to_string(awrflash_testkit::fixtures("roles/dbhost01.toml")).unwrap();
     awrflash_parse::iostat::apply_roles(&mut c, "fixtures/roles/dbhost01.toml", &toml).unwrap();
     let roles: Vec<(&str, Vec<&str>)> = c
         .roles
@@ -188,7 +182,7 @@ fn a_role_mapping_groups_devices_into_role_summaries() {
     // The same mapping as CSV gives the same groups, and warns about a
     // device the capture does not have.
     let mut c2 = capture("sysstat12_pretty_ampm.txt");
-    let csv = std::fs::read_to_string(root().join("fixtures/roles/dbhost01.csv")).unwrap();
+    let csv = std::fs::read_to_string(awrflash_testkit::fixtures("roles/dbhost01.csv")).unwrap();
     awrflash_parse::iostat::apply_roles(&mut c2, "dbhost01.csv", &csv).unwrap();
     let data2 = c2.roles.iter().find(|r| r.role == "+DATA").unwrap();
     assert_eq!(data, data2);

@@ -10,17 +10,10 @@
     clippy::indexing_slicing
 )]
 
-use std::path::PathBuf;
-
 use awrflash_model::{Document, Format, IostatCapture};
 
 fn bytes(name: &str) -> Vec<u8> {
-    std::fs::read(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../fixtures/iostat")
-            .join(name),
-    )
-    .unwrap()
+    std::fs::read(awrflash_testkit::fixtures("iostat").join(name)).unwrap()
 }
 
 fn capture(name: &str) -> IostatCapture {

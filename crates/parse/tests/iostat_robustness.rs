@@ -12,23 +12,14 @@
 use std::path::{Path, PathBuf};
 
 fn files() -> Vec<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut out = Vec::new();
-    let dirs = [
-        root.join("fixtures/iostat"),
-        root.join("fixtures/sar"),
-        root.join("fixtures/sysstat"),
-        root.join("fixtures/segsizes"),
-        root.join("../shared/corpus/iostat"),
-    ];
-    for d in dirs {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            eprintln!("skipped: {} is absent", d.display());
-            continue;
-        };
-        out.extend(rd.map(|e| e.unwrap().path()));
+    for sub in ["iostat", "sar", "sysstat", "segsizes"] {
+        out.extend(awrflash_testkit::files_in(&awrflash_testkit::fixtures(sub)));
     }
-    let other = root.join("../shared/corpus/other");
+    if let Some(d) = awrflash_testkit::corpus("iostat") {
+        out.extend(awrflash_testkit::files_in(&d));
+    }
+    let other = awrflash_testkit::corpus_root().join("other");
     for name in [
         "hpux_vlsi-ksar_hpux-sar.txt",
         "linux_mbaldessari-sarstats_el6-sar05",

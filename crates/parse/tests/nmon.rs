@@ -10,13 +10,7 @@
     clippy::indexing_slicing
 )]
 
-use std::path::PathBuf;
-
 use awrflash_model::{Document, Format, IostatCapture};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 fn parse(name: &str, bytes: &[u8]) -> IostatCapture {
     match awrflash_parse::parse_bytes(name, bytes).unwrap() {
@@ -26,7 +20,7 @@ fn parse(name: &str, bytes: &[u8]) -> IostatCapture {
 }
 
 fn fixture(name: &str) -> IostatCapture {
-    let bytes = std::fs::read(root().join("fixtures/nmon").join(name)).unwrap();
+    let bytes = std::fs::read(awrflash_testkit::fixtures("nmon").join(name)).unwrap();
     parse(&format!("fixtures/nmon/{name}"), &bytes)
 }
 
@@ -79,11 +73,9 @@ fn linux_nmon_sorts_snapshots_and_counts_partitions_once() {
 
 #[test]
 fn corpus_nmon_captures_parse_into_device_and_cpu_samples() {
-    let dir = root().join("../shared/corpus/other");
-    if !dir.is_dir() {
-        println!("skipped: {} is absent", dir.display());
+    let Some(dir) = awrflash_testkit::corpus("other") else {
         return;
-    }
+    };
     let mut seen = 0;
     for (name, host, devices, snapshots) in [
         ("linux_sk112-NmonParser_NmonFile.nmon", "ubuntu", 41, 27),
@@ -136,7 +128,7 @@ fn nmon_cut_anywhere_never_panics_and_names_the_file_on_error() {
         "aix_dbhost_split_disks.nmon",
         "linux_unsorted_partitions.nmon",
     ] {
-        let bytes = std::fs::read(root().join("fixtures/nmon").join(name)).unwrap();
+        let bytes = std::fs::read(awrflash_testkit::fixtures("nmon").join(name)).unwrap();
         for end in 0..bytes.len() {
             let n = format!("{name}#{end}");
             match awrflash_parse::parse_bytes(&n, &bytes[..end]) {

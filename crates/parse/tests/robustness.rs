@@ -44,38 +44,6 @@ type PanicHook = dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static;
 /// Truncation points per file.
 const TRUNCATIONS: usize = 50;
 
-fn workspace_root() -> PathBuf {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    while !dir.join("Cargo.lock").exists() {
-        if !dir.pop() {
-            break;
-        }
-    }
-    dir
-}
-
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = workspace_root().join("../shared/corpus");
-    dir.is_dir().then_some(dir)
-}
-
-fn corpus_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.file_name().is_some_and(|n| n != "MANIFEST.tsv") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// splitmix64: a fixed-seed generator so every run mutates the same bytes.
 struct Rng(u64);
 
@@ -253,7 +221,7 @@ fn excerpt(bytes: &[u8], header: usize, i: usize, n: usize, full: bool) -> Vec<u
 type Failures = Mutex<Vec<String>>;
 
 fn failure_dir() -> PathBuf {
-    workspace_root().join("target/robustness-failures")
+    awrflash_testkit::workspace_root().join("target/robustness-failures")
 }
 
 fn keep_failing_input(label: &str, bytes: &[u8]) -> String {
@@ -388,12 +356,11 @@ fn relabel(doc: &mut Document, path: &str) {
 
 #[test]
 fn no_corpus_file_truncation_or_mutation_panics_and_every_error_names_its_file() {
-    let Some(dir) = corpus_dir() else {
-        println!("skipped: ../shared/corpus is absent beside the workspace");
+    let Some(dir) = awrflash_testkit::corpus("") else {
         return;
     };
     let root = dir.clone();
-    let files = corpus_files(&dir);
+    let files = awrflash_testkit::files_below(&dir);
     assert!(!files.is_empty(), "the corpus directory has no files");
     let failures: Failures = Mutex::new(Vec::new());
     let next = Mutex::new(files.iter());
@@ -461,7 +428,7 @@ fn report_landmarks(bytes: &[u8]) -> Option<(usize, usize)> {
 /// The AWR and Statspack files of the corpus with their landmarks.
 fn report_files(dir: &Path) -> Vec<(String, Vec<u8>, usize, usize)> {
     let mut out = Vec::new();
-    for path in corpus_files(dir) {
+    for path in awrflash_testkit::files_below(dir) {
         let rel = path.strip_prefix(dir).unwrap().display().to_string();
         if !["awr-html/", "awr-text/", "statspack/"]
             .iter()
@@ -479,8 +446,7 @@ fn report_files(dir: &Path) -> Vec<(String, Vec<u8>, usize, usize)> {
 
 #[test]
 fn reports_cut_right_after_their_title_are_errors_naming_the_file() {
-    let Some(dir) = corpus_dir() else {
-        println!("skipped: ../shared/corpus is absent beside the workspace");
+    let Some(dir) = awrflash_testkit::corpus("") else {
         return;
     };
     let mut problems = Vec::new();
@@ -502,8 +468,7 @@ fn reports_cut_right_after_their_title_are_errors_naming_the_file() {
 #[test]
 
 fn reports_cut_after_their_header_parse_with_warnings() {
-    let Some(dir) = corpus_dir() else {
-        println!("skipped: ../shared/corpus is absent beside the workspace");
+    let Some(dir) = awrflash_testkit::corpus("") else {
         return;
     };
     let mut problems = Vec::new();
@@ -647,7 +612,7 @@ fn two_hundred_megabyte_iostat_capture_parses_in_bounded_memory() {
 #[test]
 #[ignore]
 fn two_hundred_megabyte_awr_html_report_parses_in_bounded_memory() {
-    let sample = workspace_root().join("fixtures/sample/awr_19c_sample.html");
+    let sample = awrflash_testkit::fixtures("sample/awr_19c_sample.html");
     let sample = std::fs::read_to_string(&sample).unwrap();
     let at = sample.rfind("End of Report").unwrap();
     let mut html = String::with_capacity(201 * 1024 * 1024);

@@ -8,17 +8,10 @@
     clippy::indexing_slicing
 )]
 
-use std::path::PathBuf;
-
 use awrflash_model::{Document, Format, IostatCapture};
 
 fn load(name: &str) -> Option<IostatCapture> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let dir = root.join("../shared/corpus/other");
-    if !dir.is_dir() {
-        eprintln!("skipped: {} is absent", dir.display());
-        return None;
-    }
+    let dir = awrflash_testkit::corpus("other")?;
     let bytes = std::fs::read(dir.join(name)).unwrap();
     match awrflash_parse::parse_bytes(name, &bytes).unwrap() {
         Document::Iostat(c) => Some(*c),

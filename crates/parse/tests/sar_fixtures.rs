@@ -8,14 +8,10 @@
     clippy::indexing_slicing
 )]
 
-use std::path::PathBuf;
-
 use awrflash_model::{Document, Format, IostatCapture};
 
 fn capture(name: &str) -> IostatCapture {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/sar")
-        .join(name);
+    let p = awrflash_testkit::fixtures("sar").join(name);
     let bytes = std::fs::read(&p).unwrap();
     match awrflash_parse::parse_bytes(&format!("fixtures/sar/{name}"), &bytes).unwrap() {
         Document::Iostat(c) => *c,

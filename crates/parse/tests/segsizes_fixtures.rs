@@ -8,14 +8,10 @@
     clippy::indexing_slicing
 )]
 
-use std::path::PathBuf;
-
 use awrflash_model::{Document, Format, SegmentSizes};
 
 fn sizes(name: &str) -> SegmentSizes {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/segsizes")
-        .join(name);
+    let p = awrflash_testkit::fixtures("segsizes").join(name);
     let bytes = std::fs::read(&p).unwrap();
     match awrflash_parse::parse_bytes(&format!("fixtures/segsizes/{name}"), &bytes).unwrap() {
         Document::SegmentSizes(s) => *s,
@@ -119,9 +115,7 @@ fn a_narrow_spool_reads_its_widths_and_warns_on_overflowed_sizes() {
 #[test]
 fn spools_cut_anywhere_never_panic_and_name_the_file() {
     for name in ["sqlplus_spool.lst", "sqlplus_spool_narrow.lst"] {
-        let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../fixtures/segsizes")
-            .join(name);
+        let p = awrflash_testkit::fixtures("segsizes").join(name);
         let b = std::fs::read(&p).unwrap();
         for end in 0..b.len() {
             let n = format!("{name}#{end}");

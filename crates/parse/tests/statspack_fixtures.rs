@@ -7,14 +7,10 @@
 #[path = "awr_text_checks.rs"]
 mod checks;
 
-use std::path::PathBuf;
-
 use awrflash_model::DbReport;
 
 fn fixture(name: &str) -> DbReport {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures")
-        .join(name);
+    let p = awrflash_testkit::fixtures(name);
     let text = std::fs::read_to_string(&p).unwrap();
     let r = checks::parse_file(&p);
     let (fail, notes) = checks::check(&r, &text);

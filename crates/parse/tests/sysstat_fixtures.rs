@@ -8,14 +8,10 @@
     clippy::indexing_slicing
 )]
 
-use std::path::PathBuf;
-
 use awrflash_model::{Document, Format, SysstatSpool};
 
 fn fixture(name: &str) -> (String, Vec<u8>) {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/sysstat")
-        .join(name);
+    let p = awrflash_testkit::fixtures("sysstat").join(name);
     (
         format!("fixtures/sysstat/{name}"),
         std::fs::read(&p).unwrap(),

@@ -50,7 +50,7 @@ write_1m_ms = [3.0, 40.0]
         ..Options::default()
     };
     assert!(devices(&opts).unwrap().iter().any(|d| d.name == "my-array"));
-    let fx = common::load(&common::fixtures().join("rules/AF010/fires.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF010/fires.toml"));
     let a = analyze(&fx.docs, &opts).unwrap();
     let o = a.options.iter().find(|o| o.key == "whole-db").unwrap();
     assert_eq!(o.device, "my-array");
@@ -65,7 +65,7 @@ write_1m_ms = [3.0, 40.0]
 
 #[test]
 fn rac_doubles_the_flash_cache_header_cost() {
-    let fx = common::load(&common::fixtures().join("rules/AF070/fires.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF070/fires.toml"));
     let single = analyze(&fx.docs, &fx.opts).unwrap();
     let mut docs = fx.docs.clone();
     if let Document::Report(r) = &mut docs[0] {
@@ -81,7 +81,7 @@ fn rac_doubles_the_flash_cache_header_cost() {
 
 #[test]
 fn several_reports_give_one_series_point_each_sorted_by_time() {
-    let fx = common::load(&common::fixtures().join("rules/AF005/fires.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF005/fires.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     assert_eq!(a.series.len(), 3);
     let times: Vec<_> = a.series.iter().map(|p| p.begin_time.clone()).collect();
@@ -98,7 +98,7 @@ fn several_reports_give_one_series_point_each_sorted_by_time() {
 /// the curve's point at its size.
 #[test]
 fn projections_list_every_term_and_the_flash_cache_row_is_a_point_of_the_curve() {
-    let path = common::workspace_root().join("fixtures/sample/awr_19c_sample.html");
+    let path = awrflash_testkit::workspace_root().join("fixtures/sample/awr_19c_sample.html");
     let bytes = std::fs::read(&path).unwrap();
     let doc = awrflash_parse::parse_bytes("awr_19c_sample.html", &bytes).unwrap();
     let a = analyze(&[doc], &Options::default()).unwrap();

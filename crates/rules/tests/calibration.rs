@@ -154,14 +154,11 @@ fn ratios(a: &awrflash_model::Analysis, key: &str) -> Option<awrflash_model::Pro
 }
 
 fn rows() -> Vec<Row> {
-    let dir = common::fixtures().join("calibration");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
+    awrflash_testkit::files_in(&awrflash_testkit::fixtures("calibration"))
+        .iter()
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    files.iter().map(|p| evaluate(p)).collect()
+        .map(|p| evaluate(p))
+        .collect()
 }
 
 fn markdown(rows: &[Row]) -> String {
@@ -243,7 +240,9 @@ fn projection_lands_near_the_seeds_published_figures() {
 #[test]
 fn calibration_table_in_docs_is_current() {
     let md = markdown(&rows());
-    let path = common::workspace_root().join("docs").join("calibration.md");
+    let path = awrflash_testkit::workspace_root()
+        .join("docs")
+        .join("calibration.md");
     if std::env::var_os("AWRFLASH_BLESS").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, &md).unwrap();

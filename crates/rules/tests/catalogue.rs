@@ -89,7 +89,7 @@ fn every_threshold_says_how_it_was_derived() {
 
 #[test]
 fn every_citation_names_a_seed_file_and_text_found_in_it() {
-    let Some(seeds) = common::shared("seeds") else {
+    let Some(seeds) = common::seeds() else {
         eprintln!("skipped: ../shared/seeds is absent");
         return;
     };
@@ -131,7 +131,7 @@ fn every_cited_document_has_a_title_and_the_seed_list_agrees() {
         }
     }
     // The titles are those of the seed list, when it is present.
-    if let Some(dir) = common::shared("seeds") {
+    if let Some(dir) = common::seeds() {
         let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
         for s in seeds {
             let row = readme
@@ -152,7 +152,7 @@ fn every_cited_document_has_a_title_and_the_seed_list_agrees() {
 #[test]
 fn every_rule_has_a_fires_and_a_quiet_fixture() {
     for r in load().unwrap() {
-        let dir = common::fixtures().join("rules").join(&r.id);
+        let dir = awrflash_testkit::fixtures("").join("rules").join(&r.id);
         for f in ["fires.toml", "quiet.toml"] {
             assert!(
                 dir.join(f).is_file(),

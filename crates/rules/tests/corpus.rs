@@ -14,17 +14,11 @@ use awrflash_model::Document;
 use awrflash_rules::{Options, analyze};
 
 fn corpus_files() -> Option<Vec<std::path::PathBuf>> {
-    let root = common::shared("corpus")?;
-    let mut files = Vec::new();
-    for dir in ["awr-html", "awr-text", "statspack"] {
-        let Ok(rd) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        files.extend(
-            rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_file()),
-        );
-    }
+    let root = awrflash_testkit::corpus("")?;
+    let mut files: Vec<_> = ["awr-html", "awr-text", "statspack"]
+        .iter()
+        .flat_map(|dir| awrflash_testkit::files_in(&root.join(dir)))
+        .collect();
     files.sort();
     Some(files)
 }
@@ -32,7 +26,6 @@ fn corpus_files() -> Option<Vec<std::path::PathBuf>> {
 #[test]
 fn every_corpus_report_analyses_without_error_and_gives_findings() {
     let Some(files) = corpus_files() else {
-        eprintln!("skipped: ../shared/corpus is absent");
         return;
     };
     assert!(!files.is_empty(), "corpus has no reports");
@@ -146,7 +139,6 @@ fn every_corpus_report_analyses_without_error_and_gives_findings() {
 #[test]
 fn all_corpus_reports_of_one_directory_analyse_together_as_a_series() {
     let Some(files) = corpus_files() else {
-        eprintln!("skipped: ../shared/corpus is absent");
         return;
     };
     let docs: Vec<Document> = files
@@ -172,7 +164,6 @@ fn all_corpus_reports_of_one_directory_analyse_together_as_a_series() {
 #[test]
 fn corpus_aix_and_exadata_reports_get_no_smart_flash_cache_option() {
     let Some(files) = corpus_files() else {
-        eprintln!("skipped: ../shared/corpus is absent");
         return;
     };
     let (mut aix, mut exadata) = (0, 0);
@@ -223,8 +214,7 @@ fn corpus_aix_and_exadata_reports_get_no_smart_flash_cache_option() {
 /// prints, and the exhibit and the redo option's projection use it.
 #[test]
 fn the_19c_log_file_sync_histograms_merge_into_one_distribution() {
-    let Some(root) = common::shared("corpus") else {
-        eprintln!("skipped: ../shared/corpus is absent");
+    let Some(root) = awrflash_testkit::corpus("") else {
         return;
     };
     let name = "19c_jdmoreno-awr-export_awrrpt_1_160_204.html";

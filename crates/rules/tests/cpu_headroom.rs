@@ -34,7 +34,7 @@ const SIGNALS: &[(&str, &str)] = &[
 
 #[test]
 fn each_cpu_signal_decides_the_bound_when_it_shows_saturation_and_stays_quiet_otherwise() {
-    let dir = common::fixtures().join("rules/AF001");
+    let dir = awrflash_testkit::fixtures("").join("rules/AF001");
     let mut failures = Vec::new();
     for (stem, words) in SIGNALS {
         let fx = common::load(&dir.join(format!("{stem}.toml")));
@@ -76,7 +76,7 @@ fn each_cpu_signal_decides_the_bound_when_it_shows_saturation_and_stays_quiet_ot
 
 #[test]
 fn a_cpu_queue_names_its_signal_in_the_cap_step_and_the_verdict() {
-    let fx = common::load(&common::fixtures().join("rules/AF001/run_queue.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF001/run_queue.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     let best = a
         .options
@@ -109,7 +109,7 @@ fn a_cpu_queue_names_its_signal_in_the_cap_step_and_the_verdict() {
 
 #[test]
 fn time_on_neither_cpu_nor_a_wait_is_a_cpu_queue_only_when_a_queue_shows() {
-    let dir = common::fixtures().join("rules/AF001");
+    let dir = awrflash_testkit::fixtures("").join("rules/AF001");
     let breakdown = |stem: &str| {
         let fx = common::load(&dir.join(format!("{stem}.toml")));
         let Document::Report(r) = &fx.docs[0] else {

@@ -16,7 +16,11 @@ use awrflash_model::{Analysis, Document, OptionProjection, ProjectionStep, Sever
 use awrflash_rules::{Options, analyze};
 
 fn run(fixture: &str) -> Analysis {
-    let fx = common::load(&common::fixtures().join("rules/AF010").join(fixture));
+    let fx = common::load(
+        &awrflash_testkit::fixtures("")
+            .join("rules/AF010")
+            .join(fixture),
+    );
     analyze(&fx.docs, &fx.opts).unwrap()
 }
 
@@ -170,8 +174,7 @@ fn reads_the_device_already_serves_at_flash_latency_gain_nothing_and_the_verdict
 
 #[test]
 fn pdb05_single_block_reads_split_at_the_filetype_view_and_the_whole_database_gain_drops() {
-    let Some(root) = common::shared("corpus") else {
-        eprintln!("skipped: ../shared/corpus is absent");
+    let Some(root) = awrflash_testkit::corpus("") else {
         return;
     };
     let path = root.join("awr-html/12.1.0.1_michaelcunningham-oracledba_PDB05_10096_10097.html");
@@ -263,7 +266,8 @@ fn an_attached_iostat_capture_is_the_preferred_device_view() {
     // The base interval (720,000 reads at 6 ms, IOStat by Filetype 3 ms)
     // with a capture whose data disks serve reads in (300 x 1.0 + 100 x
     // 2.2) / 400 = 1.3 ms.
-    let mut fx = common::load(&common::fixtures().join("rules/AF010/device_split.toml"));
+    let mut fx =
+        common::load(&awrflash_testkit::fixtures("").join("rules/AF010/device_split.toml"));
     let disk = |name: &str, r_s: f64, r_await: f64| DeviceSummary {
         device: name.into(),
         r_s_mean: Some(r_s),

@@ -14,7 +14,11 @@ use awrflash_model::Analysis;
 use awrflash_rules::{analyze, catalogue};
 
 fn run(file: &str) -> Analysis {
-    let fx = common::load(&common::fixtures().join("rules/AF070").join(file));
+    let fx = common::load(
+        &awrflash_testkit::fixtures("")
+            .join("rules/AF070")
+            .join(file),
+    );
     analyze(&fx.docs, &fx.opts).unwrap()
 }
 

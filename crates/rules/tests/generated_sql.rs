@@ -74,7 +74,7 @@ fn problems(label: &str, docs: &[Document], opts: &Options) -> Vec<String> {
 
 #[test]
 fn recovery_area_size_comes_from_the_report_and_never_shrinks() {
-    let dir = common::fixtures().join("rules/AF042");
+    let dir = awrflash_testkit::fixtures("").join("rules/AF042");
     let fx = common::load(&dir.join("fires.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     let f = a.findings.iter().find(|f| f.id == "AF042").unwrap();
@@ -103,22 +103,18 @@ fn recovery_area_size_comes_from_the_report_and_never_shrinks() {
 #[test]
 fn generated_sql_over_every_rule_fixture_is_safe() {
     let mut bad = Vec::new();
-    let root = common::fixtures().join("rules");
     let mut n = 0;
-    for rule in std::fs::read_dir(&root).unwrap() {
-        let dir = rule.unwrap().path();
-        if dir.file_name().is_some_and(|f| f == "_base") {
+    for p in awrflash_testkit::files_below(&awrflash_testkit::fixtures("rules")) {
+        let in_base = p
+            .parent()
+            .and_then(|d| d.file_name())
+            .is_some_and(|f| f == "_base");
+        if in_base || p.extension().is_none_or(|x| x != "toml") {
             continue;
         }
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.extension().is_none_or(|x| x != "toml") {
-                continue;
-            }
-            let fx = common::load(&p);
-            bad.extend(problems(&p.display().to_string(), &fx.docs, &fx.opts));
-            n += 1;
-        }
+        let fx = common::load(&p);
+        bad.extend(problems(&p.display().to_string(), &fx.docs, &fx.opts));
+        n += 1;
     }
     assert!(n > 20, "only {n} fixtures");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
@@ -126,19 +122,13 @@ fn generated_sql_over_every_rule_fixture_is_safe() {
 
 #[test]
 fn generated_sql_over_the_corpus_is_safe() {
-    let Some(root) = common::shared("corpus") else {
-        eprintln!("skipped: ../shared/corpus is absent");
+    let Some(root) = awrflash_testkit::corpus("") else {
         return;
     };
     let mut bad = Vec::new();
     let mut n = 0;
     for dir in ["awr-html", "awr-text", "statspack"] {
-        let Ok(rd) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        let mut files: Vec<_> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        files.sort();
-        for path in files {
+        for path in awrflash_testkit::files_in(&root.join(dir)) {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             let Ok(doc) = awrflash_parse::parse_bytes(&name, &std::fs::read(&path).unwrap()) else {
                 continue;
@@ -160,7 +150,7 @@ fn generated_sql_over_the_corpus_is_safe() {
 
 #[test]
 fn a_data_guard_primary_gets_layout_queries_and_no_redo_change_statement() {
-    let dir = common::fixtures().join("rules/AF055");
+    let dir = awrflash_testkit::fixtures("").join("rules/AF055");
     for file in ["fires.toml", "sync.toml"] {
         let fx = common::load(&dir.join(file));
         let a = analyze(&fx.docs, &fx.opts).unwrap();

@@ -22,7 +22,7 @@ const EXADATA_KEYS: &[&str] = &[
 ];
 
 fn run(file: &str) -> Analysis {
-    let fx = common::load(&common::fixtures().join("rules").join(file));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules").join(file));
     analyze(&fx.docs, &fx.opts).unwrap()
 }
 
@@ -203,13 +203,11 @@ fn a_cloud_vm_gets_no_device_class_advice_and_names_the_disk_tier() {
 
 #[test]
 fn corpus_exadata_reports_get_only_cell_flash_options_and_lead_with_the_served_share() {
-    let Some(root) = common::shared("corpus") else {
-        eprintln!("skipped: ../shared/corpus is absent");
+    let Some(root) = awrflash_testkit::corpus("") else {
         return;
     };
     let mut n = 0;
-    for e in std::fs::read_dir(root.join("awr-html")).unwrap() {
-        let path = e.unwrap().path();
+    for path in awrflash_testkit::files_in(&root.join("awr-html")) {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let Ok(doc) = awrflash_parse::parse_bytes(&name, &std::fs::read(&path).unwrap()) else {
             continue;
@@ -320,7 +318,7 @@ fn flash_fast_redo_writes_on_exadata_get_no_smart_flash_log_advice() {
 
 #[test]
 fn an_exadata_window_projects_only_cell_flash_moves_and_keeps_the_lead() {
-    let fx = common::load(&common::fixtures().join("rules/AF080/redo_writes.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF080/redo_writes.toml"));
     let mut docs = fx.docs.clone();
     let Document::Report(r) = &fx.docs[0] else {
         panic!("a report")
@@ -347,7 +345,7 @@ fn an_exadata_window_projects_only_cell_flash_moves_and_keeps_the_lead() {
         a.verdict.summary
     );
     // Quiet: a host's window moves a device.
-    let fx = common::load(&common::fixtures().join("rules/AF080/quiet.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF080/quiet.toml"));
     let mut docs = fx.docs.clone();
     let Document::Report(r) = &fx.docs[0] else {
         panic!("a report")

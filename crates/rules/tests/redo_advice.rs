@@ -15,7 +15,7 @@ use awrflash_model::Analysis;
 use awrflash_rules::analyze;
 
 fn run(rel: &str) -> Analysis {
-    let fx = common::load(&common::fixtures().join(rel));
+    let fx = common::load(&awrflash_testkit::fixtures("").join(rel));
     analyze(&fx.docs, &fx.opts).unwrap()
 }
 

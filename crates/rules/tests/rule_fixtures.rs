@@ -15,7 +15,7 @@ use awrflash_rules::{analyze, catalogue};
 fn every_rule_fires_on_its_fires_fixture_and_stays_quiet_on_its_quiet_fixture() {
     let mut failures = Vec::new();
     for rule in catalogue().unwrap() {
-        let dir = common::fixtures().join("rules").join(&rule.id);
+        let dir = awrflash_testkit::fixtures("").join("rules").join(&rule.id);
         let fires = common::load(&dir.join("fires.toml"));
         let a = analyze(&fires.docs, &fires.opts).unwrap();
         let hits: Vec<_> = a.findings.iter().filter(|f| f.id == rule.id).collect();
@@ -37,7 +37,7 @@ fn every_rule_fires_on_its_fires_fixture_and_stays_quiet_on_its_quiet_fixture() 
 #[test]
 fn every_number_in_a_finding_is_traced_to_a_row_or_says_how_it_was_derived() {
     for rule in catalogue().unwrap() {
-        let dir = common::fixtures().join("rules").join(&rule.id);
+        let dir = awrflash_testkit::fixtures("").join("rules").join(&rule.id);
         let fx = common::load(&dir.join("fires.toml"));
         let a = analyze(&fx.docs, &fx.opts).unwrap();
         for f in &a.findings {
@@ -58,7 +58,7 @@ fn every_number_in_a_finding_is_traced_to_a_row_or_says_how_it_was_derived() {
 
 #[test]
 fn findings_are_sorted_by_severity_then_id_and_analysis_is_deterministic() {
-    let fx = common::load(&common::fixtures().join("rules/AF010/fires.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF010/fires.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     let b = analyze(&fx.docs, &fx.opts).unwrap();
     assert_eq!(
@@ -77,7 +77,7 @@ fn findings_are_sorted_by_severity_then_id_and_analysis_is_deterministic() {
 
 #[test]
 fn segment_sizes_rank_by_io_density_and_fill_the_flash_budget() {
-    let fx = common::load(&common::fixtures().join("rules/AF030/sizes.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF030/sizes.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     let segs = &a.segments_to_move;
     assert!(
@@ -123,7 +123,7 @@ fn segment_sizes_rank_by_io_density_and_fill_the_flash_budget() {
 #[test]
 fn iostat_supplies_host_cpu_and_channel_when_the_report_has_neither() {
     use awrflash_model::{ChannelLoad, CpuSample, Document, IostatCapture, Source, SourceRef};
-    let mut fx = common::load(&common::fixtures().join("rules/AF002/fires.toml"));
+    let mut fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF002/fires.toml"));
     if let Document::Report(r) = &mut fx.docs[0] {
         r.host_cpu = None;
         r.io_profile.clear();
@@ -171,7 +171,7 @@ fn iostat_supplies_host_cpu_and_channel_when_the_report_has_neither() {
 
 #[test]
 fn base_interval_gets_a_verdict_ranked_options_segments_and_a_flash_cache_plan() {
-    let fx = common::load(&common::fixtures().join("rules/AF070/fires.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF070/fires.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     let mut s = format!(
         "verdict [{}] {:?} {}-{}%: {}\n",
@@ -243,7 +243,7 @@ fn base_interval_gets_a_verdict_ranked_options_segments_and_a_flash_cache_plan()
 
 #[test]
 fn an_idle_interval_gets_not_enough_load_and_no_advice() {
-    let fx = common::load(&common::fixtures().join("rules/AF004/low_load.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF004/low_load.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     assert_eq!(a.verdict.bound, "not-enough-load", "{}", a.verdict.summary);
     assert!(a.verdict.best_option.is_none());
@@ -265,7 +265,7 @@ fn an_idle_interval_gets_not_enough_load_and_no_advice() {
 
 #[test]
 fn sub_millisecond_redo_writes_get_no_redo_storage_advice_but_an_explanation() {
-    let fx = common::load(&common::fixtures().join("rules/AF050/fast_writes.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF050/fast_writes.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     assert!(
         !a.findings.iter().any(|f| f.id == "AF050"),
@@ -289,7 +289,7 @@ fn sub_millisecond_redo_writes_get_no_redo_storage_advice_but_an_explanation() {
 
 #[test]
 fn segments_of_oracle_maintained_schemas_are_not_listed_to_move() {
-    let fx = common::load(&common::fixtures().join("rules/AF030/oracle_schemas.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF030/oracle_schemas.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     let listed: Vec<String> = a
         .segments_to_move
@@ -363,7 +363,7 @@ fn reads_already_at_flash_latency_get_no_move_list() {
         ("AF030", "AF030/fast_reads.toml"),
         ("AF031", "AF031/fast_reads.toml"),
     ] {
-        let fx = common::load(&common::fixtures().join("rules").join(file));
+        let fx = common::load(&awrflash_testkit::fixtures("").join("rules").join(file));
         let a = analyze(&fx.docs, &fx.opts).unwrap();
         if let Some(f) = a.findings.iter().find(|f| f.id == id) {
             panic!("{id} pushed a move list at 0.35 ms reads: {}", f.message);
@@ -373,7 +373,7 @@ fn reads_already_at_flash_latency_get_no_move_list() {
 
 #[test]
 fn a_write_share_at_a_few_writes_per_second_gets_no_device_class_advice() {
-    let fx = common::load(&common::fixtures().join("rules/AF090/low_rate.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF090/low_rate.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     if let Some(f) = a.findings.iter().find(|f| f.id == "AF090") {
         panic!("AF090 fired at 5 writes/s: {}", f.message);
@@ -382,7 +382,8 @@ fn a_write_share_at_a_few_writes_per_second_gets_no_device_class_advice() {
 
 #[test]
 fn large_redo_writes_at_a_low_redo_rate_are_not_heavy_load() {
-    let fx = common::load(&common::fixtures().join("rules/AF050/large_writes_light.toml"));
+    let fx =
+        common::load(&awrflash_testkit::fixtures("").join("rules/AF050/large_writes_light.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     // Slow writes at light load are not AF050's storage bottleneck: AF051
     // names the write at light load and the caching array.
@@ -397,7 +398,7 @@ fn large_redo_writes_at_a_low_redo_rate_are_not_heavy_load() {
 
 #[test]
 fn smart_flash_cache_is_ranked_only_on_oracle_linux_and_solaris() {
-    let dir = common::fixtures().join("rules/AF070");
+    let dir = awrflash_testkit::fixtures("").join("rules/AF070");
     // Fires: the Linux interval ranks flash cache sizes.
     let fx = common::load(&dir.join("fires.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
@@ -426,7 +427,7 @@ fn smart_flash_cache_is_ranked_only_on_oracle_linux_and_solaris() {
 #[test]
 fn no_advice_means_no_best_option_and_no_sql() {
     // Fires: the base interval has advice and statements to run.
-    let fx = common::load(&common::fixtures().join("rules/AF070/fires.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF070/fires.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     assert!(a.verdict.best_option.is_some());
     assert!(!common::all_sql(&a).is_empty());
@@ -435,7 +436,11 @@ fn no_advice_means_no_best_option_and_no_sql() {
         ("low_load.toml", "not-enough-load"),
         ("no_data.toml", "not-enough-data"),
     ] {
-        let fx = common::load(&common::fixtures().join("rules/AF004").join(file));
+        let fx = common::load(
+            &awrflash_testkit::fixtures("")
+                .join("rules/AF004")
+                .join(file),
+        );
         let a = analyze(&fx.docs, &fx.opts).unwrap();
         assert_eq!(a.verdict.bound, bound, "{file}: {}", a.verdict.summary);
         assert!(a.verdict.best_option.is_none(), "{file}");
@@ -453,7 +458,7 @@ fn no_advice_means_no_best_option_and_no_sql() {
 
 #[test]
 fn with_a_flash_budget_only_fitting_options_can_be_best() {
-    let fx = common::load(&common::fixtures().join("rules/AF070/budget.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF070/budget.toml"));
     let budget = fx.opts.flash_capacity_gb.unwrap();
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     let fits = |o: &awrflash_model::OptionProjection| o.capacity_gb.is_none_or(|c| c <= budget);
@@ -490,7 +495,7 @@ fn with_a_flash_budget_only_fitting_options_can_be_best() {
     );
     // Without the budget the same interval ranks a size above 2 GB first
     // among the flash cache sizes: the budget is what moved it.
-    let fx = common::load(&common::fixtures().join("rules/AF070/fires.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF070/fires.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     assert!(
         a.options
@@ -501,7 +506,7 @@ fn with_a_flash_budget_only_fitting_options_can_be_best() {
 
 #[test]
 fn a_rejected_flash_cache_is_shown_as_rejected_not_ranked() {
-    let fx = common::load(&common::fixtures().join("rules/AF070/rejected_cpu.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF070/rejected_cpu.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     assert!(a.flash_cache.as_ref().is_some_and(|fc| !fc.recommended));
     let is_fc = |k: &str| k.starts_with("flash-cache-");
@@ -519,7 +524,7 @@ fn a_rejected_flash_cache_is_shown_as_rejected_not_ranked() {
 
 #[test]
 fn the_flash_cache_write_gate_counts_data_file_requests_only() {
-    let dir = common::fixtures().join("rules/AF070");
+    let dir = awrflash_testkit::fixtures("").join("rules/AF070");
     // Fires: data files are 10% writes, LGWR the rest.
     let fx = common::load(&dir.join("datafile_writes.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
@@ -542,7 +547,7 @@ fn the_flash_cache_write_gate_counts_data_file_requests_only() {
 
 #[test]
 fn segments_rank_by_projected_time_saved_and_indexes_go_first_only_on_ties() {
-    let fx = common::load(&common::fixtures().join("rules/AF030/ranking.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF030/ranking.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     let order: Vec<&str> = a
         .segments_to_move
@@ -577,7 +582,7 @@ fn segments_rank_by_projected_time_saved_and_indexes_go_first_only_on_ties() {
 #[test]
 fn a_segment_only_in_the_write_list_shows_its_writes_in_the_finding() {
     // DBWR-bound writes (free buffer waits): writes save time too.
-    let fx = common::load(&common::fixtures().join("rules/AF060/fires.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF060/fires.toml"));
     let mut docs = fx.docs.clone();
     if let awrflash_model::Document::Report(r) = &mut docs[0] {
         let w = r.segments.get_mut("physical_writes").unwrap();
@@ -604,7 +609,7 @@ fn a_segment_only_in_the_write_list_shows_its_writes_in_the_finding() {
 
 #[test]
 fn maintenance_reads_set_the_segment_aside_and_give_the_maintenance_fix() {
-    let fx = common::load(&common::fixtures().join("rules/AF032/fires.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF032/fires.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     let pk = a
         .segments_to_move
@@ -651,7 +656,7 @@ fn maintenance_reads_set_the_segment_aside_and_give_the_maintenance_fix() {
 
 #[test]
 fn a_statement_scanning_per_execution_is_a_sql_finding_that_af011_does_not_praise() {
-    let fx = common::load(&common::fixtures().join("rules/AF012/fires.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF012/fires.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     let f = a.findings.iter().find(|f| f.id == "AF012").unwrap();
     assert!(f.message.contains("4ztz048yfq32s"), "{}", f.message);
@@ -667,7 +672,7 @@ fn a_statement_scanning_per_execution_is_a_sql_finding_that_af011_does_not_prais
 
 #[test]
 fn a_flat_tablespace_load_is_advised_by_tablespace_not_by_segment() {
-    let fx = common::load(&common::fixtures().join("rules/AF031/flat.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF031/flat.toml"));
     let a = analyze(&fx.docs, &fx.opts).unwrap();
     assert!(a.findings.iter().all(|f| f.id != "AF030"));
     let f = a.findings.iter().find(|f| f.id == "AF031").unwrap();
@@ -693,7 +698,7 @@ fn a_flat_tablespace_load_is_advised_by_tablespace_not_by_segment() {
 
 #[test]
 fn before_12_1_the_datafile_moves_are_rman_copy_and_switch_steps() {
-    let fx = common::load(&common::fixtures().join("rules/AF031/flat.toml"));
+    let fx = common::load(&awrflash_testkit::fixtures("").join("rules/AF031/flat.toml"));
     let mut docs = fx.docs.clone();
     if let awrflash_model::Document::Report(r) = &mut docs[0] {
         r.header.release = Some("11.2.0.4.0".into());

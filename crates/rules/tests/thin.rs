@@ -12,39 +12,24 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
 use awrflash_facts::{
     FLASH_CACHE_READS, INTERVAL_STATS, IntervalFacts, KEY_HISTOGRAMS, MULTIBLOCK, SINGLE_BLOCK,
     TEMP, WRITE_WAITS, thin,
 };
 use awrflash_model::{DbReport, Document};
 
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files_under(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 /// Every report of the corpus (when present) and of the fixtures: report
 /// files parsed, rule fixtures loaded as the rule tests load them.
 fn reports() -> Vec<DbReport> {
     let mut files = Vec::new();
-    match common::shared("corpus") {
-        Some(dir) => files_under(&dir, &mut files),
-        None => eprintln!("the corpus is absent beside the workspace: fixtures only"),
+    // Without the corpus (a skip line says so), the fixtures only.
+    if let Some(dir) = awrflash_testkit::corpus("") {
+        files.extend(awrflash_testkit::files_below(&dir));
     }
-    let fixtures = common::fixtures();
     for sub in ["awr-html", "awr-text", "statspack", "sample", "calibration"] {
-        files_under(&fixtures.join(sub), &mut files);
+        files.extend(awrflash_testkit::files_below(&awrflash_testkit::fixtures(
+            sub,
+        )));
     }
     files.sort();
     let mut out = Vec::new();
@@ -58,9 +43,7 @@ fn reports() -> Vec<DbReport> {
             out.push(*r);
         }
     }
-    let mut rule_files = Vec::new();
-    files_under(&fixtures.join("rules"), &mut rule_files);
-    rule_files.sort();
+    let rule_files = awrflash_testkit::files_below(&awrflash_testkit::fixtures("rules"));
     for f in rule_files
         .iter()
         .filter(|f| f.extension().is_some_and(|e| e == "toml"))

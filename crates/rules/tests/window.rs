@@ -95,8 +95,7 @@ fn scale_waits(doc: &mut Document, k: f64) {
 #[test]
 fn the_window_adds_up_the_intervals_flags_the_gaps_and_plans_for_the_busiest_interval_that_is_not_an_incident()
  {
-    let Some(root) = common::shared("corpus") else {
-        eprintln!("skipped: ../shared/corpus is absent");
+    let Some(root) = awrflash_testkit::corpus("") else {
         return;
     };
     let dir = std::env::temp_dir().join(format!("awrflash-window-{}", std::process::id()));
@@ -225,8 +224,7 @@ fn the_window_adds_up_the_intervals_flags_the_gaps_and_plans_for_the_busiest_int
 
 #[test]
 fn the_projection_of_an_interval_needs_no_sql_segment_advisory_or_file_io_section() {
-    let Some(root) = common::shared("corpus") else {
-        eprintln!("skipped: ../shared/corpus is absent");
+    let Some(root) = awrflash_testkit::corpus("") else {
         return;
     };
     let full = parse(&root.join(ORDINARY));

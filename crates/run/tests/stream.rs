@@ -9,8 +9,6 @@
     clippy::indexing_slicing
 )]
 
-mod common;
-
 use std::collections::BTreeMap;
 
 use awrflash_model::{DbReport, Document, Source};
@@ -34,7 +32,7 @@ fn no_reread(s: &Source) -> Result<Box<DbReport>, RunError> {
 
 #[test]
 fn the_streamed_corpus_run_gives_the_analyses_of_the_run_that_keeps_every_document() {
-    let Some(dir) = common::corpus() else {
+    let Some(dir) = awrflash_testkit::corpus("") else {
         return;
     };
     let kept = awrflash_run::load(std::slice::from_ref(&dir), &());
@@ -97,7 +95,7 @@ fn intervals(base: &DbReport, n: usize, peak: usize) -> Vec<DbReport> {
 
 #[test]
 fn a_batch_of_copies_keeps_one_whole_report_per_database_and_the_same_analysis() {
-    let Some(dir) = common::corpus() else {
+    let Some(dir) = awrflash_testkit::corpus("") else {
         return;
     };
     let mut bases = Vec::new();
@@ -216,7 +214,7 @@ fn a_peak_replaced_by_a_quieter_copy_of_its_interval_is_read_again_whole() {
 
 #[test]
 fn a_packed_report_is_a_small_part_of_the_parsed_one() {
-    let Some(dir) = common::corpus() else {
+    let Some(dir) = awrflash_testkit::corpus("") else {
         return;
     };
     let kept = awrflash_run::load(std::slice::from_ref(&dir), &());

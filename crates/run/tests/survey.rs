@@ -11,8 +11,6 @@
     clippy::indexing_slicing
 )]
 
-mod common;
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -99,7 +97,7 @@ fn assert_same(args: &[PathBuf]) -> Analysed<Kept> {
 
 #[test]
 fn the_corpus_in_two_passes_gives_the_one_pass_runs_databases_and_analyses() {
-    let Some(dir) = common::corpus() else {
+    let Some(dir) = awrflash_testkit::corpus("") else {
         return;
     };
     let run = assert_same(std::slice::from_ref(&dir));
@@ -193,7 +191,7 @@ fn batch(corpus: &Path, dir: &Path) {
 
 #[test]
 fn a_batch_in_two_passes_gives_the_one_pass_runs_analyses_and_lists_the_bad_file() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) = awrflash_testkit::corpus("") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -213,7 +211,7 @@ fn a_batch_in_two_passes_gives_the_one_pass_runs_analyses_and_lists_the_bad_file
 
 #[test]
 fn a_head_that_reads_another_header_than_the_whole_report_falls_back_to_one_pass() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) = awrflash_testkit::corpus("") else {
         return;
     };
     let name = "awr-html/12.1.0.2_sarthi2020-AWR-reports_awr_rpt_2.html";
@@ -272,7 +270,7 @@ impl awrflash_run::Progress for Heard {
 
 #[test]
 fn the_progress_display_counts_every_input_in_the_first_pass_and_every_report_in_the_second() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) = awrflash_testkit::corpus("") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();

@@ -7,17 +7,11 @@ use std::path::PathBuf;
 
 use awrflash_model::Analysis;
 
-/// The workspace root (two levels above this crate).
-pub fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("workspace root")
-}
+pub use awrflash_testkit::workspace_root;
 
 /// `fixtures/analysis/<name>.json`, parsed.
 pub fn fixture(name: &str) -> Analysis {
-    let path = workspace_root().join(format!("fixtures/analysis/{name}.json"));
+    let path = awrflash_testkit::fixtures("analysis").join(format!("{name}.json"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

@@ -13,21 +13,9 @@ use std::path::{Path, PathBuf};
 use awrflash_model::{DbReport, Document, Finding, SegmentSizes, SysstatSpool};
 use awrflash_rules::Options;
 
-pub fn workspace_root() -> PathBuf {
-    let mut p = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    while !p.join("Cargo.lock").exists() {
-        assert!(p.pop(), "workspace root not found");
-    }
-    p
-}
-
-pub fn fixtures() -> PathBuf {
-    workspace_root().join("fixtures")
-}
-
-/// `../shared/<name>` next to the workspace, if present.
-pub fn shared(name: &str) -> Option<PathBuf> {
-    let p = workspace_root().join("..").join("shared").join(name);
+/// `../shared/seeds` next to the workspace, if present.
+pub fn seeds() -> Option<PathBuf> {
+    let p = awrflash_testkit::workspace_root().join("../shared/seeds");
     p.is_dir().then_some(p)
 }
 
@@ -129,12 +117,7 @@ pub fn load(path: &Path) -> Fixture {
     let v = read_toml(path);
     let t = v.as_table().cloned().unwrap_or_default();
     let base = t.get("base").and_then(|b| b.as_str()).map(|name| {
-        read_toml(
-            &fixtures()
-                .join("rules")
-                .join("_base")
-                .join(format!("{name}.toml")),
-        )
+        read_toml(&awrflash_testkit::fixtures("rules/_base").join(format!("{name}.toml")))
     });
     let mut docs = Vec::new();
     let mut r = report_from(base.as_ref(), t.get("report").cloned());
