@@ -946,7 +946,8 @@ mod tokens {
         /// Offset of the earlier `<` and what was read there.
         sets: [[Option<(u32, TagInfo)>; MEMO_WAYS]; MEMO_SETS],
         /// The tag that came after a tag last time (bare cell and row tags
-        /// aside), by [`Memo::slot_of`] the tag: a table's cells follow
+        /// aside), in the slot of where that tag was first read
+        /// ([`Memo::slot_of`]): a table's cells follow
         /// each other in the same order on every row, so this is the next
         /// tag more often than not, even where a row has more distinct
         /// cell tags than a set holds (19c: `<td align="right"
@@ -1393,8 +1394,8 @@ mod tokens {
                         if rest.get(i) != Some(&b'<') {
                             // An entity the scanner knows (`&nbsp;`,
                             // `&#160;`, `&amp;`) is read here as `next`
-                            // and the scanner would; anything else is
-                            // left to them.
+                            // and the scanner would read it; anything
+                            // else is left to them.
                             if let Some((c, len)) = entity_at(rest.get(i..).unwrap_or_default()) {
                                 cell.text.push_char(c);
                                 pos += len;
