@@ -11,6 +11,11 @@
 //!    10,000, gzip copies above): wall time, peak RSS and the load average
 //!    before and after each run.
 //!
+//! 5. Only when named (`-- fleet`): a fleet of databases, each with a run of
+//!    consecutive intervals (`AWRFLASH_BENCH_FLEET=200x720`, the default: 200
+//!    databases with a month of hourly reports, 144,000 reports), made from
+//!    the corpus reports with rewritten DBIDs and snapshot ids, gzip copies.
+//!
 //! Sections can be picked by name: `cargo bench -p awrflash-bench -- scan
 //! formats e2e batch`. Environment: `AWRFLASH_BENCH_BATCHES=1000,10000` (batch
 //! sizes), `AWRFLASH_BENCH_CMD="analyze {dir} -o {out}/"` (the CLI words;
@@ -27,7 +32,8 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use awrflash_bench::{
-    Floor, GzipCopies, best_of, cpu_model, load_average, mb_per_s, peak_rss_kb, with_snap_ids,
+    Floor, GzipCopies, best_of, cpu_model, load_average, mb_per_s, peak_rss_kb, with_dbid,
+    with_snap_ids,
 };
 use awrflash_model::Document;
 use awrflash_testkit::{files_below, workspace_root};
@@ -87,6 +93,10 @@ fn main() -> ExitCode {
     }
     if want("batch") {
         batches(&dir);
+    }
+    // Not in the default run (about 15 GB of copies and 10 minutes).
+    if picked.iter().any(|p| p == "fleet") {
+        fleet(&dir);
     }
     // Not part of the default run: steady loops over the AWR HTML files to
     // profile (`perf record -g target/release/deps/throughput-* profile-html`)
@@ -346,7 +356,7 @@ struct CliRun {
     wall: Duration,
     rss_kb: u64,
     code: i32,
-    errors: usize,
+    stderr_lines: usize,
 }
 
 fn run_cli(words: &[String], dir: &Path, out: &Path) -> Option<CliRun> {
@@ -373,12 +383,12 @@ fn run_cli(words: &[String], dir: &Path, out: &Path) -> Option<CliRun> {
         .find_map(|l| l.strip_prefix(RSS_TAG))
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(0);
-    let errors = stderr.lines().filter(|l| !l.starts_with(RSS_TAG)).count();
+    let stderr_lines = stderr.lines().filter(|l| !l.starts_with(RSS_TAG)).count();
     Some(CliRun {
         wall,
         rss_kb,
         code: output.status.code().unwrap_or(-1),
-        errors,
+        stderr_lines,
     })
 }
 
@@ -437,18 +447,7 @@ fn batches(dir: &Path) {
         .ok()
         .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![1_000, 10_000, 100_000]);
-    let sources: Vec<(String, Vec<u8>)> = files_below(dir)
-        .into_iter()
-        .filter(|p| {
-            let s = p.to_string_lossy();
-            s.contains("/awr-html/") || s.contains("/awr-text/") || s.contains("/statspack/")
-        })
-        .filter_map(|p| {
-            let bytes = std::fs::read(&p).ok()?;
-            with_snap_ids(&bytes, 1, 2)?;
-            Some((p.file_name()?.to_string_lossy().to_string(), bytes))
-        })
-        .collect();
+    let sources = copy_sources(dir);
     if sources.is_empty() {
         println!("\n## 4. no report with Begin/End Snap labels to copy");
         return;
@@ -462,7 +461,7 @@ fn batches(dir: &Path) {
     );
     println!(
         "{:>7} {:>5} {:>9} {:>8} {:>8} {:>10} {:>7} {:>13} {:>5} {:>7}",
-        "files", "kind", "MB", "wall s", "MB/s", "ms/report", "RSS MB", "load", "exit", "errors"
+        "files", "kind", "MB", "wall s", "MB/s", "ms/report", "RSS MB", "load", "exit", "stderr"
     );
     let (plain, gz): (Vec<usize>, Vec<usize>) = sizes.iter().partition(|n| **n <= plain_max);
     let per_copy = sources.iter().map(|(_, b)| b.len() as u64).sum::<u64>() / sources.len() as u64;
@@ -496,6 +495,116 @@ fn batches(dir: &Path) {
     }
 }
 
+/// The corpus reports a batch copies: instance AWR (HTML and text) and
+/// Statspack reports with `Begin Snap:` / `End Snap:` labels, by file name.
+fn copy_sources(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    files_below(dir)
+        .into_iter()
+        .filter(|p| {
+            let s = p.to_string_lossy();
+            s.contains("/awr-html/") || s.contains("/awr-text/") || s.contains("/statspack/")
+        })
+        .filter_map(|p| {
+            let bytes = std::fs::read(&p).ok()?;
+            with_snap_ids(&bytes, 1, 2)?;
+            Some((p.file_name()?.to_string_lossy().to_string(), bytes))
+        })
+        .collect()
+}
+
+/// Section 5: a fleet. Database `d` is corpus report `d mod S` (of the `S`
+/// whose DBID can be rewritten) with DBID variant `d / S + 1`
+/// ([`with_dbid`]); its `k` intervals are gzip copies with snapshot ids
+/// 100,000 + i. Prints the batch line and how many pages the run wrote
+/// (one per database, so it shows the copies read as that many databases).
+fn fleet(dir: &Path) {
+    let spec = std::env::var("AWRFLASH_BENCH_FLEET").unwrap_or_else(|_| "200x720".into());
+    let Some((dbs, k)) = spec.split_once('x').and_then(|(a, b)| {
+        Some((
+            a.trim().parse::<usize>().ok()?,
+            b.trim().parse::<u64>().ok()?,
+        ))
+    }) else {
+        println!("\n## 5. AWRFLASH_BENCH_FLEET={spec}: expected DATABASESxINTERVALS, e.g. 200x720");
+        return;
+    };
+    // One source per DBID and instance (two corpus reports of one database
+    // would make one database of twice the intervals, half of them twice).
+    let mut seen = std::collections::BTreeSet::new();
+    let sources: Vec<(String, Vec<u8>)> = copy_sources(dir)
+        .into_iter()
+        .filter(|(name, b)| {
+            let head = b
+                .get(..b.len().min(awrflash_parse::HEAD_BYTES))
+                .unwrap_or_default();
+            awrflash_parse::parse_head(name, head).is_some_and(|(_, h)| {
+                with_dbid(b, 1).is_some() && seen.insert((h.dbid, h.instance_number))
+            })
+        })
+        .collect();
+    if sources.is_empty() || dbs == 0 || k == 0 {
+        println!("\n## 5. no corpus report whose DBID and snapshot ids can be rewritten");
+        return;
+    }
+    let n = dbs * k as usize;
+    let words = cli_words();
+    println!(
+        "\n## 5. `awrflash {}` over a fleet: {dbs} databases x {k} intervals = {n} reports (gzip copies of {} corpus reports with rewritten DBIDs and snapshot ids)",
+        words.join(" "),
+        sources.len()
+    );
+    let per_copy = sources.iter().map(|(_, b)| b.len() as u64).sum::<u64>() / sources.len() as u64;
+    if !room_for(n, per_copy / 8 * n as u64) {
+        return;
+    }
+    let name = format!("fleet{dbs}x{k}");
+    let dir_n = scratch(&name);
+    let _ = std::fs::remove_dir_all(&dir_n);
+    let _ = std::fs::create_dir_all(&dir_n);
+    let made = Instant::now();
+    let mut bytes = 0u64;
+    for d in 0..dbs {
+        let Some((src, report)) = sources.get(d % sources.len()) else {
+            break;
+        };
+        let variant = (d / sources.len() + 1) as u32;
+        let Some(copy) = with_dbid(report, variant) else {
+            continue;
+        };
+        let (Some(gz), Some(base)) = (GzipCopies::new(&copy), with_snap_ids(&copy, 0, 0)) else {
+            continue;
+        };
+        // Uncompressed size without the two one-digit ids.
+        let base = base.len() as u64 - 2;
+        for i in 0..k {
+            let (begin, end) = (100_000 + i, 100_001 + i);
+            let path = dir_n.join(format!("{d:04}_{i:05}_{src}.gz"));
+            if let Ok(data) = gz.copy(begin, end)
+                && std::fs::write(&path, data).is_ok()
+            {
+                bytes += base + (begin.to_string().len() + end.to_string().len()) as u64;
+            }
+        }
+    }
+    println!("(copies written in {:.0} s)", made.elapsed().as_secs_f64());
+    println!(
+        "{:>7} {:>5} {:>9} {:>8} {:>8} {:>10} {:>7} {:>13} {:>5} {:>7}",
+        "files", "kind", "MB", "wall s", "MB/s", "ms/report", "RSS MB", "load", "exit", "stderr"
+    );
+    measure_batch(&words, &dir_n, n, "gzip", bytes);
+    let out = scratch(&format!("out{n}"));
+    let pages = files_below(&out)
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .filter(|p| p.file_name().is_some_and(|f| f != "index.html"))
+        .count();
+    println!("{pages} database pages written in {}", out.display());
+    if std::env::var_os("AWRFLASH_BENCH_KEEP").is_none() {
+        let _ = std::fs::remove_dir_all(&dir_n);
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
+
 /// Runs the CLI over one batch folder and prints its line; `bytes` is the
 /// batch's uncompressed size.
 fn measure_batch(words: &[String], dir: &Path, n: usize, kind: &str, bytes: u64) {
@@ -514,7 +623,7 @@ fn measure_batch(words: &[String], dir: &Path, n: usize, kind: &str, bytes: u64)
             r.rss_kb as f64 / 1024.0,
             load,
             r.code,
-            r.errors
+            r.stderr_lines
         ),
         None => println!("{n:>7} CLI failed to start"),
     }

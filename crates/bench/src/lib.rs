@@ -167,6 +167,30 @@ pub fn snap_id_parts(bytes: &[u8]) -> Option<[&[u8]; 3]> {
     ])
 }
 
+/// A copy of the report `bytes` that reads as another database: the
+/// header's DBID (its first digits after the first `DB Id` label) with the
+/// last four digits replaced by `variant` (0 to 9,999). The length stays the
+/// same, so the columns of a text header stay aligned. `None` when the
+/// header shows no DBID of five digits or more, or the copy does not read
+/// back with the new DBID.
+pub fn with_dbid(bytes: &[u8], variant: u32) -> Option<Vec<u8>> {
+    let dbid_of = |b: &[u8]| {
+        let head = b.get(..b.len().min(awrflash_parse::HEAD_BYTES))?;
+        awrflash_parse::parse_head("copy", head)?.1.dbid
+    };
+    let digits = dbid_of(bytes)?.to_string();
+    if digits.len() < 5 || variant > 9_999 {
+        return None;
+    }
+    let new = format!("{}{variant:04}", digits.get(..digits.len() - 4)?);
+    let label = memchr::memmem::find(bytes, b"DB Id")?;
+    let at = memchr::memmem::find(bytes.get(label..)?, digits.as_bytes())? + label;
+    let mut out = bytes.to_vec();
+    out.get_mut(at..at + new.len())?
+        .copy_from_slice(new.as_bytes());
+    (dbid_of(&out)?.to_string() == new).then_some(out)
+}
+
 /// Gzip copies of one report with rewritten snapshot ids, cheap to make by
 /// the hundred thousand: the text before the begin id and after the end id
 /// is compressed once, and each copy is three gzip members (before, the
@@ -323,6 +347,44 @@ mod tests {
             .read_to_end(&mut back)
             .unwrap();
         assert_eq!(back, with_snap_ids(text, 7, 8).unwrap());
+    }
+
+    #[test]
+    fn a_dbid_copy_reads_as_another_database_of_the_same_report() {
+        let Some(dir) = awrflash_testkit::corpus("") else {
+            return;
+        };
+        let mut rewritten = 0;
+        for p in awrflash_testkit::files_below(&dir) {
+            let s = p.to_string_lossy();
+            if !(s.contains("/awr-html/") || s.contains("/awr-text/") || s.contains("/statspack/"))
+            {
+                continue;
+            }
+            let bytes = std::fs::read(&p).unwrap();
+            let Some(copy) = with_dbid(&bytes, 42) else {
+                continue;
+            };
+            rewritten += 1;
+            let name = p.display().to_string();
+            let (a, b) = (
+                awrflash_parse::parse_bytes(&name, &bytes).unwrap(),
+                awrflash_parse::parse_bytes(&name, &copy).unwrap(),
+            );
+            let (awrflash_model::Document::Report(a), awrflash_model::Document::Report(b)) = (a, b)
+            else {
+                panic!("{name}: not a report");
+            };
+            let dbid = b.header.dbid.unwrap().to_string();
+            assert!(dbid.ends_with("0042"), "{name}: {dbid}");
+            assert_ne!(a.header.dbid, b.header.dbid, "{name}");
+            // Only the DBID differs: same length, same figures.
+            assert_eq!(copy.len(), bytes.len());
+            let mut same = b.clone();
+            same.header.dbid = a.header.dbid;
+            assert!(same == a, "{name}: more than the DBID differs");
+        }
+        assert!(rewritten >= 20, "{rewritten} corpus reports rewritten");
     }
 
     #[test]
