@@ -32,8 +32,8 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use awrflash_bench::{
-    Floor, GzipCopies, best_of, cpu_model, load_average, mb_per_s, peak_rss_kb, with_dbid,
-    with_snap_ids,
+    Floor, GzipCopies, best_of, copy_sources, cpu_model, header_of, load_average, mb_per_s,
+    peak_rss_kb, with_dbid, with_snap_ids,
 };
 use awrflash_model::Document;
 use awrflash_testkit::{files_below, workspace_root};
@@ -459,12 +459,9 @@ fn batches(dir: &Path) {
         words.join(" "),
         sources.len()
     );
-    println!(
-        "{:>7} {:>5} {:>9} {:>8} {:>8} {:>10} {:>7} {:>13} {:>5} {:>7}",
-        "files", "kind", "MB", "wall s", "MB/s", "ms/report", "RSS MB", "load", "exit", "stderr"
-    );
+    print_batch_header();
     let (plain, gz): (Vec<usize>, Vec<usize>) = sizes.iter().partition(|n| **n <= plain_max);
-    let per_copy = sources.iter().map(|(_, b)| b.len() as u64).sum::<u64>() / sources.len() as u64;
+    let per_copy = mean_len(&sources);
     if let Some(&largest) = plain.iter().max()
         && room_for(largest, per_copy * largest as u64)
     {
@@ -495,23 +492,6 @@ fn batches(dir: &Path) {
     }
 }
 
-/// The corpus reports a batch copies: instance AWR (HTML and text) and
-/// Statspack reports with `Begin Snap:` / `End Snap:` labels, by file name.
-fn copy_sources(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    files_below(dir)
-        .into_iter()
-        .filter(|p| {
-            let s = p.to_string_lossy();
-            s.contains("/awr-html/") || s.contains("/awr-text/") || s.contains("/statspack/")
-        })
-        .filter_map(|p| {
-            let bytes = std::fs::read(&p).ok()?;
-            with_snap_ids(&bytes, 1, 2)?;
-            Some((p.file_name()?.to_string_lossy().to_string(), bytes))
-        })
-        .collect()
-}
-
 /// Section 5: a fleet. Database `d` is corpus report `d mod S` (of the `S`
 /// whose DBID can be rewritten) with DBID variant `d / S + 1`
 /// ([`with_dbid`]); its `k` intervals are gzip copies with snapshot ids
@@ -533,11 +513,8 @@ fn fleet(dir: &Path) {
     let mut seen = std::collections::BTreeSet::new();
     let sources: Vec<(String, Vec<u8>)> = copy_sources(dir)
         .into_iter()
-        .filter(|(name, b)| {
-            let head = b
-                .get(..b.len().min(awrflash_parse::HEAD_BYTES))
-                .unwrap_or_default();
-            awrflash_parse::parse_head(name, head).is_some_and(|(_, h)| {
+        .filter(|(_, b)| {
+            header_of(b).is_some_and(|h| {
                 with_dbid(b, 1).is_some() && seen.insert((h.dbid, h.instance_number))
             })
         })
@@ -553,7 +530,7 @@ fn fleet(dir: &Path) {
         words.join(" "),
         sources.len()
     );
-    let per_copy = sources.iter().map(|(_, b)| b.len() as u64).sum::<u64>() / sources.len() as u64;
+    let per_copy = mean_len(&sources);
     if !room_for(n, per_copy / 8 * n as u64) {
         return;
     }
@@ -587,10 +564,7 @@ fn fleet(dir: &Path) {
         }
     }
     println!("(copies written in {:.0} s)", made.elapsed().as_secs_f64());
-    println!(
-        "{:>7} {:>5} {:>9} {:>8} {:>8} {:>10} {:>7} {:>13} {:>5} {:>7}",
-        "files", "kind", "MB", "wall s", "MB/s", "ms/report", "RSS MB", "load", "exit", "stderr"
-    );
+    print_batch_header();
     measure_batch(&words, &dir_n, n, "gzip", bytes);
     let out = scratch(&format!("out{n}"));
     let pages = files_below(&out)
@@ -603,6 +577,20 @@ fn fleet(dir: &Path) {
         let _ = std::fs::remove_dir_all(&dir_n);
         let _ = std::fs::remove_dir_all(&out);
     }
+}
+
+/// The column heads of [`measure_batch`]'s lines.
+fn print_batch_header() {
+    println!(
+        "{:>7} {:>5} {:>9} {:>8} {:>8} {:>10} {:>7} {:>13} {:>5} {:>7}",
+        "files", "kind", "MB", "wall s", "MB/s", "ms/report", "RSS MB", "load", "exit", "stderr"
+    );
+}
+
+/// The mean size of the reports a batch copies (bytes; `sources` is not
+/// empty).
+fn mean_len(sources: &[(String, Vec<u8>)]) -> u64 {
+    sources.iter().map(|(_, b)| b.len() as u64).sum::<u64>() / sources.len().max(1) as u64
 }
 
 /// Runs the CLI over one batch folder and prints its line; `bytes` is the

@@ -167,6 +167,30 @@ pub fn snap_id_parts(bytes: &[u8]) -> Option<[&[u8]; 3]> {
     ])
 }
 
+/// The corpus reports a batch copies: instance AWR (HTML and text) and
+/// Statspack reports with `Begin Snap:` / `End Snap:` labels, by file name.
+pub fn copy_sources(corpus: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    awrflash_testkit::files_below(corpus)
+        .into_iter()
+        .filter(|p| {
+            let s = p.to_string_lossy();
+            s.contains("/awr-html/") || s.contains("/awr-text/") || s.contains("/statspack/")
+        })
+        .filter_map(|p| {
+            let bytes = std::fs::read(&p).ok()?;
+            with_snap_ids(&bytes, 1, 2)?;
+            Some((p.file_name()?.to_string_lossy().to_string(), bytes))
+        })
+        .collect()
+}
+
+/// The header of the report `bytes`, read from its head as a run's first
+/// pass reads it.
+pub fn header_of(bytes: &[u8]) -> Option<awrflash_model::Header> {
+    let head = bytes.get(..bytes.len().min(awrflash_parse::HEAD_BYTES))?;
+    Some(awrflash_parse::parse_head("copy", head)?.1)
+}
+
 /// A copy of the report `bytes` that reads as another database: the
 /// header's DBID (its first digits after the first `DB Id` label) with the
 /// last four digits replaced by `variant` (0 to 9,999). The length stays the
@@ -174,10 +198,7 @@ pub fn snap_id_parts(bytes: &[u8]) -> Option<[&[u8]; 3]> {
 /// header shows no DBID of five digits or more, or the copy does not read
 /// back with the new DBID.
 pub fn with_dbid(bytes: &[u8], variant: u32) -> Option<Vec<u8>> {
-    let dbid_of = |b: &[u8]| {
-        let head = b.get(..b.len().min(awrflash_parse::HEAD_BYTES))?;
-        awrflash_parse::parse_head("copy", head)?.1.dbid
-    };
+    let dbid_of = |b: &[u8]| header_of(b)?.dbid;
     let digits = dbid_of(bytes)?.to_string();
     if digits.len() < 5 || variant > 9_999 {
         return None;
@@ -355,18 +376,11 @@ mod tests {
             return;
         };
         let mut rewritten = 0;
-        for p in awrflash_testkit::files_below(&dir) {
-            let s = p.to_string_lossy();
-            if !(s.contains("/awr-html/") || s.contains("/awr-text/") || s.contains("/statspack/"))
-            {
-                continue;
-            }
-            let bytes = std::fs::read(&p).unwrap();
+        for (name, bytes) in copy_sources(&dir) {
             let Some(copy) = with_dbid(&bytes, 42) else {
                 continue;
             };
             rewritten += 1;
-            let name = p.display().to_string();
             let (a, b) = (
                 awrflash_parse::parse_bytes(&name, &bytes).unwrap(),
                 awrflash_parse::parse_bytes(&name, &copy).unwrap(),
