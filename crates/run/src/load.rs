@@ -6,7 +6,6 @@
 //! as they are parsed and keeps one whole report per database, so its
 //! memory stays flat however many reports a run reads.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,6 +17,7 @@ use rayon::prelude::*;
 use crate::RunError;
 use crate::group::{Grouped, Grouper};
 use crate::inputs::{self, Unit};
+use crate::outcomes::Outcomes;
 
 /// Told about the parsing as it goes (the command line draws a progress
 /// bar). Called from several threads at once.
@@ -117,7 +117,7 @@ pub fn load_grouped(args: &[PathBuf], progress: &dyn Progress) -> Result<Streame
     progress.start(units.len());
     let bytes = AtomicU64::new(0);
     let grouper = Mutex::new(Grouper::thinning());
-    let outcomes = Mutex::new(BTreeMap::new());
+    let outcomes = Mutex::new(Outcomes::default());
     let all: Vec<usize> = (0..units.len()).collect();
     let parsed = parse_into(&units, &all, &grouper, &outcomes, &bytes, progress, start);
     progress.finish();
@@ -125,12 +125,10 @@ pub fn load_grouped(args: &[PathBuf], progress: &dyn Progress) -> Result<Streame
     let grouper = grouper.into_inner().unwrap_or_else(|e| e.into_inner());
     let most_full_reports_per_database = grouper.most_full_reports_per_database();
     let grouped = grouper.finish(&reread)?;
-    let summary = summarize(
-        outcomes.into_inner().unwrap_or_else(|e| e.into_inner()),
-        &units,
-        bytes.into_inner(),
-        start.elapsed(),
-    );
+    let summary = outcomes
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .summary(&units, bytes.into_inner(), start.elapsed());
     Ok(Streamed {
         grouped,
         summary,
@@ -138,16 +136,13 @@ pub fn load_grouped(args: &[PathBuf], progress: &dyn Progress) -> Result<Streame
     })
 }
 
-/// Per input index: the failure, or the document's path and warnings.
-pub(crate) type Outcome = Result<(String, Vec<Warning>), String>;
-
 /// Parses the units at `indices` in parallel, hands each document to
 /// `grouper` and records each outcome; the first error of the grouper.
 pub(crate) fn parse_into(
     units: &[Unit],
     indices: &[usize],
     grouper: &Mutex<Grouper>,
-    outcomes: &Mutex<BTreeMap<usize, Outcome>>,
+    outcomes: &Mutex<Outcomes>,
     bytes: &AtomicU64,
     progress: &dyn Progress,
     start: Instant,
@@ -159,9 +154,11 @@ pub(crate) fn parse_into(
         };
         let r = parse_unit(unit, bytes);
         progress.done(bytes.load(Ordering::Relaxed), start.elapsed());
-        let outcome = match r {
+        let mut outcomes = outcomes.lock().unwrap_or_else(|e| e.into_inner());
+        match r {
             Ok(doc) => {
-                let seen = (doc.source().path.clone(), doc.warnings().to_vec());
+                outcomes.parsed(i, &doc);
+                drop(outcomes);
                 let pushed = grouper.lock().unwrap_or_else(|e| e.into_inner()).push(doc);
                 if let Err(e) = pushed {
                     first_error
@@ -169,52 +166,14 @@ pub(crate) fn parse_into(
                         .unwrap_or_else(|e| e.into_inner())
                         .get_or_insert(e);
                 }
-                Ok(seen)
             }
-            Err(reason) => Err(reason),
-        };
-        outcomes
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(i, outcome);
+            Err(reason) => outcomes.failed(i, &reason),
+        }
     });
     match first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         Some(e) => Err(e),
         None => Ok(()),
     }
-}
-
-/// What the user reads about the inputs, in input order, from each
-/// input's outcome.
-pub(crate) fn summarize(
-    outcomes: BTreeMap<usize, Outcome>,
-    units: &[Unit],
-    bytes: u64,
-    elapsed: Duration,
-) -> LoadSummary {
-    let mut summary = LoadSummary {
-        bytes,
-        elapsed,
-        ..LoadSummary::default()
-    };
-    for (i, outcome) in outcomes {
-        match outcome {
-            Ok((path, warnings)) => {
-                summary.ok += 1;
-                if !warnings.is_empty() {
-                    summary.warnings.push((path, warnings));
-                }
-            }
-            Err(reason) => {
-                let name = units
-                    .get(i)
-                    .map(|u| u.name().to_string())
-                    .unwrap_or_default();
-                summary.failed.push((name, reason));
-            }
-        }
-    }
-    summary
 }
 
 /// Expands, reads and parses the inputs.

@@ -32,7 +32,8 @@ use rayon::prelude::*;
 use crate::group::Grouper;
 use crate::held::Held;
 use crate::inputs::{self, Unit};
-use crate::load::{LoadSummary, Outcome, Progress, parse_into, parse_unit, reread, summarize};
+use crate::load::{LoadSummary, Progress, parse_into, parse_unit, reread};
+use crate::outcomes::Outcomes;
 use crate::{Database, Databases, RunError, analyze_owned, databases_from};
 
 /// What the first pass made of one input.
@@ -54,7 +55,7 @@ pub struct Survey {
     /// input order.
     members: BTreeMap<DbKey, Vec<usize>>,
     databases: Databases,
-    outcomes: BTreeMap<usize, Outcome>,
+    outcomes: Outcomes,
     bytes: u64,
     start: Instant,
 }
@@ -95,7 +96,7 @@ pub fn survey(
         .collect();
     let mut grouper = Grouper::keeping_all();
     let mut members: BTreeMap<DbKey, Vec<usize>> = BTreeMap::new();
-    let mut outcomes = BTreeMap::new();
+    let mut outcomes = Outcomes::default();
     for (i, s) in seen.into_iter().enumerate() {
         match s {
             Seen::Head(head) => {
@@ -104,11 +105,11 @@ pub fn survey(
                 members.entry(key).or_default().push(i);
             }
             Seen::Aux(doc) => {
-                outcomes.insert(i, Ok((doc.source().path.clone(), doc.warnings().to_vec())));
+                outcomes.parsed(i, &doc);
                 grouper.push(doc)?;
             }
             Seen::Failed(reason) => {
-                outcomes.insert(i, Err(reason));
+                outcomes.failed(i, &reason);
             }
         }
     }
@@ -226,12 +227,10 @@ impl Survey {
             return one_pass(&self.args, self.roles.as_deref(), opts, progress, keep, why);
         }
         progress.finish();
-        let summary = summarize(
-            outcomes.into_inner().unwrap_or_else(|e| e.into_inner()),
-            &self.units,
-            bytes.into_inner(),
-            self.start.elapsed(),
-        );
+        let summary = outcomes
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .summary(&self.units, bytes.into_inner(), self.start.elapsed());
         Ok(Analysed {
             databases: self.databases,
             results,
@@ -257,7 +256,7 @@ fn parse_database(
     units: &[Unit],
     members: &[usize],
     bytes: &AtomicU64,
-    outcomes: &Mutex<BTreeMap<usize, Outcome>>,
+    outcomes: &Mutex<Outcomes>,
     progress: &dyn Progress,
     start: Instant,
 ) -> Result<Parsed, RunError> {
