@@ -221,8 +221,8 @@ pub fn load_each<E>(
     progress.start(units.len());
     let bytes = AtomicU64::new(0);
     let chunk = 8 * rayon::current_num_threads().max(1);
-    let mut summary = LoadSummary::default();
-    for part in units.chunks(chunk) {
+    let mut outcomes = Outcomes::default();
+    for (c, part) in units.chunks(chunk).enumerate() {
         let results: Vec<Result<Document, String>> = part
             .par_iter()
             .map(|unit| {
@@ -231,25 +231,19 @@ pub fn load_each<E>(
                 r
             })
             .collect();
-        for (unit, r) in part.iter().zip(results) {
+        for (k, r) in results.into_iter().enumerate() {
+            let i = c * chunk + k;
             match r {
                 Ok(doc) => {
-                    summary.ok += 1;
-                    if !doc.warnings().is_empty() {
-                        summary
-                            .warnings
-                            .push((doc.source().path.clone(), doc.warnings().to_vec()));
-                    }
+                    outcomes.parsed(i, &doc);
                     each(doc)?;
                 }
-                Err(reason) => summary.failed.push((unit.name().to_string(), reason)),
+                Err(reason) => outcomes.failed(i, &reason),
             }
         }
     }
     progress.finish();
-    summary.bytes = bytes.into_inner();
-    summary.elapsed = start.elapsed();
-    Ok(summary)
+    Ok(outcomes.summary(&units, bytes.into_inner(), start.elapsed()))
 }
 
 /// A report read and parsed again from its input (a file, or a member of
