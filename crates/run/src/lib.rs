@@ -21,6 +21,7 @@ mod group;
 mod held;
 mod inputs;
 mod load;
+mod memory;
 mod outcomes;
 pub mod output;
 mod survey;

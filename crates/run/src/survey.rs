@@ -26,20 +26,25 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use awrflash_model::{Analysis, DbKey, Document, Header};
+use awrflash_model::{Analysis, DbKey, Document, Header, SharedStr, Source};
 use rayon::prelude::*;
 
 use crate::group::Grouper;
 use crate::held::Held;
 use crate::inputs::{self, Unit};
 use crate::load::{LoadSummary, Progress, parse_into, parse_unit, reread};
+use crate::memory;
 use crate::outcomes::Outcomes;
 use crate::{Database, Databases, RunError, analyze_owned, databases_from};
+
+/// Inputs whose heads the first pass reads before it copies them into the
+/// run's memory: enough to keep both cores busy, a few MB of buffers.
+const HEADS_AT_ONCE: usize = 1024;
 
 /// What the first pass made of one input.
 enum Seen {
     /// A report known by its head (or by a whole parse, dropped).
-    Head(Box<(awrflash_model::Source, Header)>),
+    Head(Box<(Source, Header)>),
     /// An auxiliary input, parsed whole.
     Aux(Document),
     Failed(String),
@@ -86,32 +91,48 @@ pub fn survey(
     let units = inputs::expand(args);
     progress.pass("headers", units.len());
     let bytes = AtomicU64::new(0);
-    let seen: Vec<Seen> = units
-        .par_iter()
-        .map(|unit| {
-            let s = look(unit, &bytes);
-            progress.done(bytes.load(Ordering::Relaxed), start.elapsed());
-            s
-        })
-        .collect();
     let mut grouper = Grouper::keeping_all();
     let mut members: BTreeMap<DbKey, Vec<usize>> = BTreeMap::new();
     let mut outcomes = Outcomes::default();
-    for (i, s) in seen.into_iter().enumerate() {
-        match s {
-            Seen::Head(head) => {
-                let (source, header) = *head;
-                let key = grouper.push_head(source, header)?;
-                members.entry(key).or_default().push(i);
-            }
-            Seen::Aux(doc) => {
-                outcomes.parsed(i, &doc);
-                grouper.push(doc)?;
-            }
-            Seen::Failed(reason) => {
-                outcomes.failed(i, &reason);
+    // The heads are read in parallel a chunk at a time and copied on this
+    // thread, so that what the run keeps of every input sits together in
+    // this thread's heap; the workers' copies are freed by the workers. A
+    // block freed here would go to this thread's cache of free blocks and
+    // come back as the next head's copy: every report would then keep a
+    // few bytes in a worker's heap, between that worker's read buffers,
+    // and its heap could never shrink (the first pass over 144,000 reports
+    // held 640-1,380 MB that way; 180 MB now, `docs/performance.md`).
+    for (c, part) in units.chunks(HEADS_AT_ONCE).enumerate() {
+        let seen: Vec<Seen> = part
+            .par_iter()
+            .map(|unit| {
+                let s = look(unit, &bytes);
+                progress.done(bytes.load(Ordering::Relaxed), start.elapsed());
+                s
+            })
+            .collect();
+        let mut spent = Vec::with_capacity(seen.len());
+        for (k, s) in seen.into_iter().enumerate() {
+            let i = c * HEADS_AT_ONCE + k;
+            match s {
+                Seen::Head(head) => {
+                    let (source, header) = settled(&head.0, &head.1);
+                    spent.push(Seen::Head(head));
+                    let key = grouper.push_head(source, header)?;
+                    members.entry(key).or_default().push(i);
+                }
+                Seen::Aux(doc) => {
+                    outcomes.parsed(i, &doc);
+                    grouper.push(doc)?;
+                }
+                Seen::Failed(reason) => {
+                    outcomes.failed(i, &reason);
+                    spent.push(Seen::Failed(reason));
+                }
             }
         }
+        spent.into_par_iter().for_each(drop);
+        memory::give_back();
     }
     let grouped = grouper.finish(&reread)?;
     let databases = databases_from(grouped, roles)?;
@@ -125,6 +146,17 @@ pub fn survey(
         bytes: bytes.into_inner(),
         start,
     })
+}
+
+/// A copy of a head made on this thread, sharing nothing with the worker
+/// that read it (its section name included: a string the worker made and
+/// the copy shared would keep one of the worker's pages for every report).
+fn settled(source: &Source, header: &Header) -> (Source, Header) {
+    let mut header = header.clone();
+    if let Some(src) = header.src.as_mut() {
+        src.section = SharedStr::shared(src.section.as_str());
+    }
+    (source.clone(), header)
 }
 
 /// One input of the first pass: a report's head, or the whole input.
@@ -208,6 +240,8 @@ impl Survey {
             if let Some(t) = analysed? {
                 results.push(t);
             }
+            // One database's reports are gone: its pages go back.
+            memory::give_back();
             match parsed? {
                 None => {}
                 Some(Ok((full, dups))) => {
