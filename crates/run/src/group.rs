@@ -65,54 +65,58 @@ fn interval(h: &Header) -> Option<IntervalId> {
 
 type OrderKey = (Option<String>, Option<u64>, Option<u64>, String);
 
-fn order_key(r: &DbReport) -> OrderKey {
+/// The advisor's order of a database's reports: begin time, begin and end
+/// snapshot, path.
+type Order<'a> = (Option<&'a str>, Option<u64>, Option<u64>, &'a str);
+
+fn order_of(held: &Held) -> Order<'_> {
+    let h = held.header();
     (
-        r.header.begin_time.clone(),
-        r.header.begin_snap,
-        r.header.end_snap,
-        r.source.path.clone(),
+        h.begin_time.as_deref(),
+        h.begin_snap,
+        h.end_snap,
+        held.source().path.as_str(),
     )
 }
 
-/// What decides which interval the advisor analyses: DB time per second
-/// (finite values only), then the advisor's order (begin time, begin
-/// snapshot, path).
-#[derive(Debug, Clone)]
-struct Rank {
-    load: Option<f64>,
-    order: (Option<String>, Option<u64>, String),
+fn owned(o: Order<'_>) -> OrderKey {
+    (o.0.map(str::to_string), o.1, o.2, o.3.to_string())
 }
 
-impl Rank {
-    fn of(r: &DbReport) -> Rank {
-        let f = IntervalFacts::new(r);
-        Rank {
-            load: f.per_second(f.db_time_s.as_ref()).filter(|v| v.is_finite()),
-            order: (
-                r.header.begin_time.clone(),
-                r.header.begin_snap,
-                r.source.path.clone(),
-            ),
-        }
+/// One report of a database. Its order is read from its header and source
+/// when needed, not copied: a run over a fleet holds one entry per report.
+struct Entry {
+    /// DB time per second (finite values only): what decides which
+    /// interval the advisor analyses.
+    load: Option<f64>,
+    held: Held,
+}
+
+/// DB time per second, finite values only.
+fn load_of(r: &DbReport) -> Option<f64> {
+    let f = IntervalFacts::new(r);
+    f.per_second(f.db_time_s.as_ref()).filter(|v| v.is_finite())
+}
+
+impl Entry {
+    fn order(&self) -> Order<'_> {
+        order_of(&self.held)
     }
 
     /// Whether the advisor would take `self` as the peak over `other`: the
-    /// higher load, the earlier interval on a tie; with no load on either,
-    /// the earlier (the advisor falls back to its first interval).
-    fn beats(&self, other: &Rank) -> bool {
+    /// higher load, the earlier interval (begin time, begin snapshot, path)
+    /// on a tie; with no load on either, the earlier (the advisor falls
+    /// back to its first interval).
+    fn beats(&self, other: &Entry) -> bool {
+        let (a, b) = (self.order(), other.order());
+        let earlier = (a.0, a.1, a.3) < (b.0, b.1, b.3);
         match (self.load, other.load) {
-            (Some(a), Some(b)) => a > b || (a == b && self.order < other.order),
+            (Some(x), Some(y)) => x > y || (x == y && earlier),
             (Some(_), None) => true,
             (None, Some(_)) => false,
-            (None, None) => self.order < other.order,
+            (None, None) => earlier,
         }
     }
-}
-
-struct Entry {
-    order: OrderKey,
-    rank: Rank,
-    held: Held,
 }
 
 #[derive(Default)]
@@ -174,8 +178,7 @@ impl Grouper {
     fn push_report(&mut self, report: Box<DbReport>) -> Result<(), RunError> {
         let key = DbKey::of(&report);
         let entry = Entry {
-            order: order_key(&report),
-            rank: Rank::of(&report),
+            load: load_of(&report),
             held: Held::Full(report),
         };
         self.place(key, entry)
@@ -192,8 +195,7 @@ impl Grouper {
         };
         let key = DbKey::of(&r);
         let entry = Entry {
-            order: order_key(&r),
-            rank: Rank::of(&r),
+            load: load_of(&r),
             held: Held::Head {
                 source: r.source,
                 header: Box::new(r.header),
@@ -213,16 +215,18 @@ impl Grouper {
                     let Some(kept) = slot.entries.get_mut(i) else {
                         return Ok(());
                     };
-                    if entry.order >= kept.order {
-                        let path = entry.order.3.clone();
-                        slot.skipped.push((entry.order, path, id));
+                    if entry.order() >= kept.order() {
+                        let order = owned(entry.order());
+                        let path = order.3.clone();
+                        slot.skipped.push((order, path, id));
                         return Ok(());
                     }
                     // The same interval from a path that sorts first: it
                     // replaces the kept one, as if it had come first.
                     let old = std::mem::replace(kept, entry);
-                    let path = old.order.3.clone();
-                    slot.skipped.push((old.order, path, id));
+                    let order = owned(old.order());
+                    let path = order.3.clone();
+                    slot.skipped.push((order, path, id));
                     if slot.peak == Some(i) {
                         slot.peak = None;
                     }
@@ -274,12 +278,12 @@ impl Grouper {
                     .by_interval
                     .get(&id)
                     .and_then(|i| slot.entries.get(*i))
-                    .map(|e| e.order.3.clone())
+                    .map(|e| e.held.source().path.clone())
                     .unwrap_or_default();
                 duplicates.push((path, kept));
             }
             let mut entries = slot.entries;
-            entries.sort_by(|a, b| a.order.cmp(&b.order));
+            entries.sort_by(|a, b| a.order().cmp(&b.order()));
             groups.push(DbGroup {
                 key,
                 reports: entries.into_iter().map(|e| e.held).collect(),
@@ -303,7 +307,7 @@ fn settle(slot: &mut Slot, at: usize) -> Result<(), RunError> {
         None => (0..slot.entries.len())
             .reduce(
                 |best, i| match (slot.entries.get(i), slot.entries.get(best)) {
-                    (Some(a), Some(b)) if a.rank.beats(&b.rank) => i,
+                    (Some(a), Some(b)) if a.beats(b) => i,
                     _ => best,
                 },
             )
@@ -311,7 +315,7 @@ fn settle(slot: &mut Slot, at: usize) -> Result<(), RunError> {
     };
     let new_wins = peak == at
         || match (slot.entries.get(at), slot.entries.get(peak)) {
-            (Some(a), Some(b)) => a.rank.beats(&b.rank),
+            (Some(a), Some(b)) => a.beats(b),
             _ => false,
         };
     let (keep, pack) = if new_wins { (at, peak) } else { (peak, at) };

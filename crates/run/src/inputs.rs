@@ -23,9 +23,12 @@ type Archive = ZipArchive<Cursor<Arc<[u8]>>>;
 /// One thing to parse.
 #[derive(Clone)]
 pub enum Unit {
+    /// A file, named by its path as given. A run holds one unit per input
+    /// to the end, so the path is kept once: `path` is set only where the
+    /// name cannot stand for it (a path that is not UTF-8, shown lossily).
     File {
-        name: String,
-        path: PathBuf,
+        name: Box<str>,
+        path: Option<Box<Path>>,
     },
     ZipMember {
         name: String,
@@ -33,22 +36,16 @@ pub enum Unit {
         index: usize,
     },
     /// Bytes already read: standard input (`-`), named [`STDIN_NAME`].
-    Memory {
-        name: String,
-        bytes: Arc<[u8]>,
-    },
+    Memory { name: String, bytes: Arc<[u8]> },
     /// An input that could not even be opened or listed.
-    Failed {
-        name: String,
-        reason: String,
-    },
+    Failed { name: String, reason: String },
 }
 
 impl Unit {
     pub fn name(&self) -> &str {
         match self {
-            Unit::File { name, .. }
-            | Unit::ZipMember { name, .. }
+            Unit::File { name, .. } => name,
+            Unit::ZipMember { name, .. }
             | Unit::Memory { name, .. }
             | Unit::Failed { name, .. } => name,
         }
@@ -58,8 +55,9 @@ impl Unit {
     pub fn read(&self) -> Result<Vec<u8>, String> {
         let raw = match self {
             Unit::Failed { reason, .. } => return Err(reason.clone()),
-            Unit::File { path, .. } => {
-                let f = File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+            Unit::File { name, path } => {
+                let f =
+                    File::open(file_path(name, path)).map_err(|e| format!("cannot read: {e}"))?;
                 read_capped(f)?
             }
             Unit::ZipMember { archive, index, .. } => {
@@ -88,16 +86,21 @@ impl Unit {
     /// in memory already.
     pub fn read_head(&self, max: usize) -> Result<(Vec<u8>, bool), String> {
         let cap = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
+        // Sized once, not grown by doubling: one allocation per input
+        // instead of five in a pass that reads every input's head.
+        let room = max.saturating_add(1).min(1 << 20);
         let mut out = Vec::new();
         match self {
-            Unit::File { path, .. } => {
-                let mut f = File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-                let mut raw = Vec::new();
+            Unit::File { name, path } => {
+                let mut f =
+                    File::open(file_path(name, path)).map_err(|e| format!("cannot read: {e}"))?;
+                let mut raw = Vec::with_capacity(room);
                 (&mut f)
                     .take(cap)
                     .read_to_end(&mut raw)
                     .map_err(|e| format!("cannot read: {e}"))?;
                 if raw.starts_with(&GZIP_MAGIC) {
+                    out.reserve_exact(room);
                     flate2::read::MultiGzDecoder::new(raw.as_slice().chain(f))
                         .take(cap)
                         .read_to_end(&mut out)
@@ -112,6 +115,11 @@ impl Unit {
         out.truncate(max);
         Ok((out, whole))
     }
+}
+
+/// The path of a [`Unit::File`].
+fn file_path<'a>(name: &'a str, path: &'a Option<Box<Path>>) -> &'a Path {
+    path.as_deref().unwrap_or(Path::new(name))
 }
 
 fn read_capped(r: impl Read) -> Result<Vec<u8>, String> {
@@ -260,7 +268,11 @@ fn push_file(path: PathBuf, out: &mut Vec<Unit>) {
         .is_ok()
         && is_zip(&magic);
     if !looks_zip {
-        out.push(Unit::File { name, path });
+        let path = (path.to_str() != Some(name.as_str())).then(|| path.into_boxed_path());
+        out.push(Unit::File {
+            name: name.into_boxed_str(),
+            path,
+        });
         return;
     }
     let bytes: Arc<[u8]> = match fs::read(&path) {
@@ -469,5 +481,28 @@ mod tests {
         let units = expand(&[p]);
         let err = units[0].read().unwrap_err();
         assert!(err.contains("gzip"), "{err}");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_file_whose_name_is_not_utf8_is_still_read_by_its_own_path() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let odd = dir.path().join(std::ffi::OsStr::from_bytes(b"r\xff.txt"));
+        let plain = dir.path().join("s.txt");
+        fs::write(&odd, "odd").unwrap();
+        fs::write(&plain, "plain").unwrap();
+        let units = expand(&[odd.clone(), plain.clone()]);
+        let [a, b] = &units[..] else {
+            panic!("two units expected")
+        };
+        // The name shows the path lossily; the bytes come from the path.
+        assert_eq!(a.name(), odd.display().to_string());
+        assert!(a.name().contains('\u{fffd}'));
+        assert_eq!(a.read().unwrap(), b"odd");
+        assert_eq!(a.read_head(2).unwrap(), (b"od".to_vec(), false));
+        assert!(matches!(b, Unit::File { path: None, .. }));
+        assert_eq!(b.name(), plain.display().to_string());
+        assert_eq!(b.read().unwrap(), b"plain");
     }
 }
