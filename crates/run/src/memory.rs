@@ -5,8 +5,9 @@
 //! of each heap. A run frees a database's reports while small allocations
 //! that outlive them (the heads, the next database's packed reports) sit
 //! between the freed ones, so without help the resident size keeps the
-//! high-water mark of every phase: 317-384 MB against 172-210 MB with it
-//! over a 28,800-report fleet (`docs/performance.md`, round 7).
+//! high-water mark of every phase. With this and the survey's copies made
+//! on the main thread, the 144,000-report fleet peaks at 300 MB instead of
+//! 596-763 MB (`docs/performance.md`, round 7).
 
 /// Returns the free pages of every heap (the main one and each thread's)
 /// to the system; the memory stays the allocator's to reuse.

@@ -101,7 +101,8 @@ pub fn survey(
     // come back as the next head's copy: every report would then keep a
     // few bytes in a worker's heap, between that worker's read buffers,
     // and its heap could never shrink (the first pass over 144,000 reports
-    // held 640-1,380 MB that way; 180 MB now, `docs/performance.md`).
+    // peaked at 321-1,377 MB that way; 183-198 MB now, `docs/performance.md`,
+    // round 7).
     for (c, part) in units.chunks(HEADS_AT_ONCE).enumerate() {
         let seen: Vec<Seen> = part
             .par_iter()
