@@ -124,8 +124,9 @@ struct Slot {
     /// Kept reports, in arrival order.
     entries: Vec<Entry>,
     by_interval: BTreeMap<IntervalId, usize>,
-    /// Reports given again for a kept interval: order, path, interval.
-    skipped: Vec<(OrderKey, String, IntervalId)>,
+    /// Reports given again for a kept interval: their order (path last)
+    /// and the interval.
+    skipped: Vec<(OrderKey, IntervalId)>,
     /// The entry held whole (thinning grouper only).
     peak: Option<usize>,
 }
@@ -216,17 +217,13 @@ impl Grouper {
                         return Ok(());
                     };
                     if entry.order() >= kept.order() {
-                        let order = owned(entry.order());
-                        let path = order.3.clone();
-                        slot.skipped.push((order, path, id));
+                        slot.skipped.push((owned(entry.order()), id));
                         return Ok(());
                     }
                     // The same interval from a path that sorts first: it
                     // replaces the kept one, as if it had come first.
                     let old = std::mem::replace(kept, entry);
-                    let order = owned(old.order());
-                    let path = order.3.clone();
-                    slot.skipped.push((order, path, id));
+                    slot.skipped.push((owned(old.order()), id));
                     if slot.peak == Some(i) {
                         slot.peak = None;
                     }
@@ -273,7 +270,7 @@ impl Grouper {
             }
             let mut skipped = std::mem::take(&mut slot.skipped);
             skipped.sort();
-            for (_, path, id) in skipped {
+            for ((.., path), id) in skipped {
                 let kept = slot
                     .by_interval
                     .get(&id)

@@ -240,9 +240,9 @@ impl Survey {
             );
             if let Some(t) = analysed? {
                 results.push(t);
+                // One database's reports are gone: its pages go back.
+                memory::give_back();
             }
-            // One database's reports are gone: its pages go back.
-            memory::give_back();
             match parsed? {
                 None => {}
                 Some(Ok((full, dups))) => {
