@@ -34,7 +34,7 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
     let mut summary_wait_classes = Vec::new();
     let mut global = rac::Global::default();
     let summary = scan::scan(text, wanted, |table| {
-        let k = *kind.get_or_insert_with(|| kind_of(&table));
+        let k = *kind.get_or_insert_with(|| kind_of(table));
         if !table.complete {
             ctx.warn(
                 &table.title,
@@ -43,9 +43,9 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
             );
         }
         if k == ReportKind::RacGlobal {
-            rac::table(&table, &mut ctx, &mut report, &mut global);
+            rac::table(table, &mut ctx, &mut report, &mut global);
         } else {
-            instance_table(&table, &mut ctx, &mut report, &mut summary_wait_classes);
+            instance_table(table, &mut ctx, &mut report, &mut summary_wait_classes);
         }
     });
     let kind = kind.unwrap_or(ReportKind::Instance);

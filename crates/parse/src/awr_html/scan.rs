@@ -188,12 +188,21 @@ impl<'a> Open<'a> {
         }
     }
 
-    fn new_row(&self, line: u32) -> Row<'a> {
-        Row {
-            line,
-            cells: Vec::with_capacity(self.width),
-        }
+    /// A new row on `line`, its cells in a buffer of an earlier table's
+    /// row when `spare` has one.
+    fn new_row(&self, line: u32, spare: &mut Vec<Vec<Cell<'a>>>) -> Row<'a> {
+        let mut cells = spare.pop().unwrap_or_default();
+        cells.reserve(self.width);
+        Row { line, cells }
     }
+}
+
+/// The innermost open table when it keeps its cells' text, with what
+/// [`Tokenizer::read_cells`] needs to build its rows.
+struct Kept<'s, 'a> {
+    open: &'s mut Open<'a>,
+    lines: &'s mut Lines<'a>,
+    spare: &'s mut Vec<Vec<Cell<'a>>>,
 }
 
 /// Counts lines incrementally: positions only move forward.
@@ -261,7 +270,7 @@ fn tag_of(name: &[u8]) -> Tag {
 }
 
 /// Scanner state outside the tables.
-struct Scanner<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> {
+struct Scanner<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> {
     lines: Lines<'a>,
     /// Whether the rows of a table with this title are wanted.
     keep: K,
@@ -286,9 +295,14 @@ struct Scanner<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> {
     /// First `<h1>` text.
     h1: String,
     sink: F,
+    /// Buffers of the rows and cells of tables already handed over,
+    /// emptied, for the next tables' rows: a report's thousands of rows
+    /// reuse a few hundred allocations.
+    spare_rows: Vec<Vec<Row<'a>>>,
+    spare_cells: Vec<Vec<Cell<'a>>>,
 }
 
-impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
+impl<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
     /// Whether text at this point of the document is kept anywhere: the
     /// tokenizer skips it (entities and all) when not.
     fn wants_text(&self) -> bool {
@@ -317,12 +331,27 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
     /// The innermost open table when it keeps its cells' text and nothing
     /// else reads text here: the tokenizer may build its cells and rows
     /// itself ([`Tokenizer::read_cells`]) and the lines they start on.
-    fn kept_table(&mut self) -> Option<(&mut Open<'a>, &mut Lines<'a>)> {
+    fn kept_table(&mut self) -> Option<Kept<'_, 'a>> {
         if self.skip.is_some() || self.in_title || self.in_heading {
             return None;
         }
         let open = self.open.last_mut().filter(|o| o.collect)?;
-        Some((open, &mut self.lines))
+        Some(Kept {
+            open,
+            lines: &mut self.lines,
+            spare: &mut self.spare_cells,
+        })
+    }
+
+    /// Hands `table` to the sink, then keeps its buffers for the next ones.
+    fn emit(&mut self, mut table: Table<'a>) {
+        (self.sink)(&table);
+        for row in table.rows.drain(..) {
+            let mut cells = row.cells;
+            cells.clear();
+            self.spare_cells.push(cells);
+        }
+        self.spare_rows.push(table.rows);
     }
 
     fn push_text(&mut self, s: &'a str) {
@@ -413,7 +442,7 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
         while let Some(mut open) = self.open.pop() {
             open.close_row();
             open.table.complete = true;
-            (self.sink)(open.table);
+            self.emit(open.table);
         }
     }
 
@@ -452,11 +481,11 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                         collapse(&summary)
                     },
                     line,
-                    rows: Vec::new(),
+                    rows: self.spare_rows.pop().unwrap_or_default(),
                     complete: false,
                 };
                 if empty {
-                    (self.sink)(table);
+                    self.emit(table);
                 } else {
                     let collect = (self.keep)(&table.title);
                     self.open.push(Open {
@@ -472,7 +501,7 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                 if let Some(open) = self.open.last_mut() {
                     open.close_row();
                     if !empty && open.collect {
-                        open.row = Some(open.new_row(self.lines.at(pos)));
+                        open.row = Some(open.new_row(self.lines.at(pos), &mut self.spare_cells));
                     }
                 }
             }
@@ -480,7 +509,7 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                 if let Some(open) = self.open.last_mut() {
                     open.close_cell();
                     if open.row.is_none() && open.collect {
-                        open.row = Some(open.new_row(self.lines.at(pos)));
+                        open.row = Some(open.new_row(self.lines.at(pos), &mut self.spare_cells));
                     }
                     let colspan = if open.collect { colspan } else { 1 };
                     open.cell = Some(OpenCell {
@@ -535,7 +564,7 @@ impl<'a, F: FnMut(Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                 if let Some(mut open) = self.open.pop() {
                     open.close_row();
                     open.table.complete = true;
-                    (self.sink)(open.table);
+                    self.emit(open.table);
                 }
             }
             Tag::Tr => {
@@ -591,7 +620,7 @@ pub struct ScanSummary {
 pub fn scan<'a>(
     text: &'a str,
     keep: impl Fn(&str) -> bool,
-    sink: impl FnMut(Table<'a>),
+    sink: impl FnMut(&Table<'a>),
 ) -> ScanSummary {
     let mut tokens = Tokenizer::new(text);
     let mut s = Scanner {
@@ -615,6 +644,8 @@ pub fn scan<'a>(
         doc_title: String::new(),
         h1: String::new(),
         sink,
+        spare_rows: Vec::new(),
+        spare_cells: Vec::new(),
     };
     let mut notes = Vec::new();
     loop {
@@ -622,8 +653,8 @@ pub fn scan<'a>(
             let mut cell_open = open.cell.is_some();
             tokens.skip_unkept(&mut cell_open);
             open.cell = cell_open.then(OpenCell::unkept);
-        } else if let Some((open, lines)) = s.kept_table() {
-            tokens.read_cells(open, lines);
+        } else if let Some(kept) = s.kept_table() {
+            tokens.read_cells(kept);
         }
         match tokens.next(s.wants_text()) {
             Token::Start {
@@ -659,7 +690,7 @@ pub fn scan<'a>(
     while let Some(mut open) = s.open.pop() {
         open.close_row();
         open.table.complete = false;
-        (s.sink)(open.table);
+        s.emit(open.table);
     }
     let total = s.lines.at(text.len());
     ScanSummary {
@@ -873,7 +904,7 @@ pub fn collapse(s: &str) -> String {
 /// keep is jumped over without looking at it. Positions are byte offsets
 /// after a leading byte order mark, as quick-xml counted them.
 mod tokens {
-    use super::{Lines, Open, OpenCell, Tag, colspan_of, tag_of};
+    use super::{Kept, OpenCell, Tag, colspan_of, tag_of};
 
     pub enum Token<'a> {
         /// `<name attrs>` or `<name attrs/>`; `at` is the offset of `<`.
@@ -1366,7 +1397,8 @@ mod tokens {
         /// and `<tr>` start and end tags. Stops, with nothing read of it,
         /// at anything else (an entity, another tag, a comment, markup
         /// that cannot be read, the end of the input) for `next` to read.
-        pub fn read_cells(&mut self, open: &mut Open<'a>, lines: &mut Lines<'a>) {
+        pub fn read_cells(&mut self, kept: Kept<'_, 'a>) {
+            let Kept { open, lines, spare } = kept;
             let bytes = self.bytes();
             let text = self.text;
             // Position and state kept in locals until the loop ends.
@@ -1427,7 +1459,7 @@ mod tokens {
                             open.close_cell();
                         }
                         if open.row.is_none() {
-                            open.row = Some(open.new_row(lines.at(pos)));
+                            open.row = Some(open.new_row(lines.at(pos), spare));
                         }
                         open.cell = Some(OpenCell {
                             text: super::CellText::default(),
@@ -1442,7 +1474,7 @@ mod tokens {
                     (Tag::Tr, false) => {
                         open.close_row();
                         if !info.empty {
-                            open.row = Some(open.new_row(lines.at(pos)));
+                            open.row = Some(open.new_row(lines.at(pos), spare));
                         }
                     }
                     (Tag::Tr, true) => open.close_row(),
@@ -1801,7 +1833,7 @@ mod tests {
 
     fn tables(html: &str) -> Vec<Table<'_>> {
         let mut out = Vec::new();
-        scan(html, |_| true, |t| out.push(t));
+        scan(html, |_| true, |t| out.push(t.clone()));
         out
     }
 
@@ -1888,7 +1920,7 @@ mod tests {
         let html = "<p>Skip me<table><tr><td>a &amp; b</td><td><table><tr><td>in</td></tr></table></td></tr></table>\
 <p>Keep<table><tr><td>x&#32;&lt;y&gt;&bogus;</td></tr></table>";
         let mut out = Vec::new();
-        scan(html, |t| t != "Skip me", |t| out.push(t));
+        scan(html, |t| t != "Skip me", |t| out.push(t.clone()));
         let summary: Vec<(&str, usize)> = out
             .iter()
             .map(|t| (t.title.as_str(), t.rows.len()))
@@ -1914,7 +1946,7 @@ mod tests {
         let s = scan(
             "<p>T<table><tr><td>1</td>\n<td cl",
             |_| true,
-            |t| out.push(t),
+            |t| out.push(t.clone()),
         );
         assert_eq!(s.lines, 2);
         assert_eq!(s.notes.len(), 1);
@@ -1937,7 +1969,7 @@ mod tests {
                 "<p>T<table><tr><td title=\"{pad} > <td>\">1</td><td>2</td></tr></table><p>U<table><tr><td>3</td></tr></table>"
             );
             let mut out = Vec::new();
-            scan(&html, |t| keep || t == "U", |t| out.push(t));
+            scan(&html, |t| keep || t == "U", |t| out.push(t.clone()));
             let cells: Vec<usize> = out
                 .iter()
                 .map(|t| t.rows.iter().map(|r| r.cells.len()).sum())
@@ -1952,7 +1984,7 @@ mod tests {
         scan(
             "<p>Skip<table><tr><td><b>x</b><h3>Keep</h3><table><tr><td>1</td></tr></table>",
             |t| t == "Keep",
-            |t| out.push(t),
+            |t| out.push(t.clone()),
         );
         let got: Vec<(&str, usize, bool)> = out
             .iter()
