@@ -7,10 +7,21 @@
 
 use awrflash_model::{DbReport, Format, ReportKind, Source};
 
-use crate::ParseError;
 use crate::textreport::{Ctx, Doc, sections};
+use crate::{ParseError, Part};
 
 pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
+    parse_as(path, text, Part::Whole)
+}
+
+/// [`parse`] for [`crate::parse_head`]: the source and header come out as
+/// [`parse`] gives them; of the other sections only the OS statistics are
+/// read (their CPU counts fill a header that prints none).
+pub fn parse_header(path: &str, text: &str) -> Result<DbReport, ParseError> {
+    parse_as(path, text, Part::Header)
+}
+
+fn parse_as(path: &str, text: &str, part: Part) -> Result<DbReport, ParseError> {
     let (decimal, uncertain) = crate::separators::detect(text);
     let text = crate::separators::normalise(text, decimal);
     let (lines, doc) = Doc::new(&text);
@@ -43,7 +54,10 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
             "RAC global text report: only the sections shared with instance reports are read",
         ));
     }
-    sections::fill(&doc, &mut ctx, &mut r);
+    match part {
+        Part::Whole => sections::fill(&doc, &mut ctx, &mut r),
+        Part::Header => sections::fill_for_header(&doc, &mut ctx, &mut r),
+    }
     sections::check_end(&lines, &mut ctx);
     r.warnings = ctx.warnings;
     crate::normalize::report(&mut r);

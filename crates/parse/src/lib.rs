@@ -59,6 +59,14 @@ pub fn parse_bytes_with(path: &str, bytes: &[u8], limits: &Limits) -> Result<Doc
     dispatch(path, text, sniffed).map(|doc| limits::finish(doc, cut, limits))
 }
 
+/// How much of a report a parser reads: all of it, or what its source and
+/// header need ([`parse_head`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Part {
+    Whole,
+    Header,
+}
+
 /// Hands decoded text to the parser of its sniffed format.
 fn dispatch(path: &str, text: Cow<'_, str>, sniffed: Sniffed) -> Result<Document, ParseError> {
     match sniffed {

@@ -111,3 +111,45 @@ fn a_head_cut_before_the_snapshots_gives_nothing() {
     assert!(parse_head("x", b"not a report at all\n").is_none());
     assert!(parse_head("x", b"").is_none());
 }
+
+/// `parse_head` reads only the sections a header draws on; over the same
+/// bytes it gives what the whole parser gives, CPU counts included, on
+/// every report of the corpus and the fixtures cut at a dozen points.
+#[test]
+fn reading_only_the_header_sections_changes_no_header_field() {
+    let mut files = awrflash_testkit::files_below(&awrflash_testkit::fixtures(""));
+    if let Some(corpus) = awrflash_testkit::corpus("") {
+        files.extend(awrflash_testkit::files_below(&corpus));
+    }
+    let (mut compared, mut problems) = (0, Vec::new());
+    for path in &files {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).unwrap();
+        let head = &bytes[..bytes.len().min(HEAD_BYTES)];
+        for k in 1..=12 {
+            let cut = &head[..head.len() * k / 12];
+            let text = awrflash_parse::decode::decode(cut);
+            let Some(end) = text.rfind('\n') else {
+                continue;
+            };
+            let text = &text[..=end];
+            let whole = match awrflash_parse::sniff::sniff(text) {
+                awrflash_parse::Sniffed::AwrHtml => awrflash_parse::awr_html::parse(&name, text),
+                awrflash_parse::Sniffed::AwrText => awrflash_parse::awr_text::parse(&name, text),
+                awrflash_parse::Sniffed::Statspack => awrflash_parse::statspack::parse(&name, text),
+                _ => continue,
+            };
+            let want = whole
+                .ok()
+                .filter(|r| r.header.begin_snap.is_some() || r.header.begin_time.is_some())
+                .map(|r| (r.source, r.header));
+            let got = parse_head(&name, cut);
+            compared += 1;
+            if got != want {
+                problems.push(format!("{name} cut at {k}/12: {got:?}\n!= {want:?}"));
+            }
+        }
+    }
+    assert!(compared >= 200, "{compared} heads compared");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

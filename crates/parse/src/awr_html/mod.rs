@@ -13,14 +13,39 @@ pub mod view;
 
 use awrflash_model::{DbReport, Format, ReportKind, Source};
 
-use crate::ParseError;
 use crate::registry::{self, Slot};
+use crate::{ParseError, Part};
 use scan::Table;
 use sections::IoStatKind;
 use view::{Ctx, View, key};
 
 /// Parses one AWR HTML report.
 pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
+    parse_as(path, text, Part::Whole)
+}
+
+/// [`parse`] for [`crate::parse_head`]: the source and header come out as
+/// [`parse`] gives them, the other sections may not. In an instance or PDB
+/// report the tables of the sections the registry names are not kept
+/// (their rows feed no header field), but for the OS statistics, whose CPU
+/// counts fill a header that prints none; a RAC global report is read
+/// whole.
+pub fn parse_header(path: &str, text: &str) -> Result<DbReport, ParseError> {
+    parse_as(path, text, Part::Header)
+}
+
+/// Whether a table with this title can give a header field: a table no
+/// registry section names (the header tables have no title of their own),
+/// a segment table (unnamed ones fall to the header mapper), the OS
+/// statistics.
+fn feeds_header(title: &str) -> bool {
+    matches!(
+        registry::slot_of(title),
+        None | Some(Slot::Segments | Slot::OsStats)
+    )
+}
+
+fn parse_as(path: &str, text: &str, part: Part) -> Result<DbReport, ParseError> {
     let undoubled;
     let text = if quotes_doubled(text) {
         undoubled = text.replace("\"\"", "\"");
@@ -33,8 +58,14 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
     let mut kind: Option<ReportKind> = None;
     let mut summary_wait_classes = Vec::new();
     let mut global = rac::Global::default();
-    let summary = scan::scan(text, wanted, |table| {
+    // Known once the first table is read: until then every table is kept.
+    let instance = std::cell::Cell::new(false);
+    let keep = |title: &str| {
+        wanted(title) && (part == Part::Whole || !instance.get() || feeds_header(title))
+    };
+    let summary = scan::scan(text, keep, |table| {
         let k = *kind.get_or_insert_with(|| kind_of(table));
+        instance.set(k != ReportKind::RacGlobal);
         if !table.complete {
             ctx.warn(
                 &table.title,

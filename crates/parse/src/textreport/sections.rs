@@ -128,6 +128,13 @@ pub fn fill(doc: &Doc<'_>, ctx: &mut Ctx, r: &mut DbReport) {
     r.parameters = parameters(doc);
 }
 
+/// What [`fill`] reads that a header may need ([`crate::parse_head`]): the
+/// OS statistics, where a release that prints no CPU count in its header
+/// has it.
+pub fn fill_for_header(doc: &Doc<'_>, ctx: &mut Ctx, r: &mut DbReport) {
+    r.os_stats = os_stats(doc, ctx);
+}
+
 pub use crate::normalize::to_u32;
 
 fn bytes(v: Option<f64>) -> Option<u64> {
