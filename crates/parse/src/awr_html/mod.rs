@@ -27,17 +27,17 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
 /// [`parse`] for [`crate::parse_head`]: the source and header come out as
 /// [`parse`] gives them, the other sections may not. In an instance or PDB
 /// report the tables of the sections the registry names are not kept
-/// (their rows feed no header field), but for the OS statistics, whose CPU
-/// counts fill a header that prints none; a RAC global report is read
-/// whole.
+/// (their rows feed no header field), but for those [`feeds_header`]
+/// keeps; a RAC global report is read whole.
 pub fn parse_header(path: &str, text: &str) -> Result<DbReport, ParseError> {
     parse_as(path, text, Part::Header)
 }
 
 /// Whether a table with this title can give a header field: a table no
 /// registry section names (the header tables have no title of their own),
-/// a segment table (unnamed ones fall to the header mapper), the OS
-/// statistics.
+/// a segment table (one the segment mapper cannot read falls to the header
+/// mapper), the OS statistics (their CPU counts fill a header that prints
+/// none).
 fn feeds_header(title: &str) -> bool {
     matches!(
         registry::slot_of(title),
