@@ -6,6 +6,10 @@
 //! the time model and the tablespace rows, tens of KB of small strings and
 //! options; packed (MessagePack with field names, deflated) it is a few KB,
 //! which is what lets a run over tens of thousands of reports stay flat.
+//! Deflate's fastest level: every report but one per database is packed,
+//! and the default level took three times as long (0.7-1.7 ms a report,
+//! a third of its parse) for packed bytes a fifth smaller, held only until
+//! the database is analysed.
 //! The header and the source stay unpacked: grouping, ordering and
 //! attaching read them.
 
@@ -45,8 +49,7 @@ impl Held {
             reason: e,
         };
         let named = rmp_serde::to_vec_named(&thin).map_err(|e| fail(e.to_string()))?;
-        let mut z =
-            DeflateEncoder::new(Vec::with_capacity(named.len() / 4), Compression::default());
+        let mut z = DeflateEncoder::new(Vec::with_capacity(named.len() / 4), Compression::fast());
         z.write_all(&named).map_err(|e| fail(e.to_string()))?;
         let bytes = z.finish().map_err(|e| fail(e.to_string()))?;
         Ok(Held::Packed {
