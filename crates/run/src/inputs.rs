@@ -249,20 +249,23 @@ const OPENING: usize = 8;
 /// and a fleet's folder holds a hundred thousand files. (The pages read
 /// here are those the first pass reads next.)
 fn zip_magic(files: &[PathBuf]) -> Vec<bool> {
+    let read = |part: &[PathBuf]| -> Vec<bool> { part.iter().map(|f| looks_zip(f)).collect() };
     let chunk = files.len().div_ceil(OPENING).max(256);
     std::thread::scope(|s| {
         let readers: Vec<_> = files
             .chunks(chunk)
             .map(|part| {
-                (
-                    part.len(),
-                    s.spawn(|| part.iter().map(|f| looks_zip(f)).collect()),
-                )
+                let thread = std::thread::Builder::new().spawn_scoped(s, move || read(part));
+                (part, thread.ok())
             })
             .collect();
         readers
             .into_iter()
-            .flat_map(|(len, r)| r.join().unwrap_or_else(|_| vec![false; len]))
+            .flat_map(|(part, thread)| match thread.map(|t| t.join()) {
+                Some(Ok(zips)) => zips,
+                // No thread to be had: this part is read here.
+                _ => read(part),
+            })
             .collect()
     })
 }
