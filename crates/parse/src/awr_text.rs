@@ -54,10 +54,7 @@ fn parse_as(path: &str, text: &str, part: Part) -> Result<DbReport, ParseError> 
             "RAC global text report: only the sections shared with instance reports are read",
         ));
     }
-    match part {
-        Part::Whole => sections::fill(&doc, &mut ctx, &mut r),
-        Part::Header => sections::fill_for_header(&doc, &mut ctx, &mut r),
-    }
+    sections::fill(&doc, &mut ctx, &mut r, part);
     sections::check_end(&lines, &mut ctx);
     r.warnings = ctx.warnings;
     crate::normalize::report(&mut r);

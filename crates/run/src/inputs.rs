@@ -187,8 +187,7 @@ pub fn expand_with_stdin(args: &[PathBuf], stdin: &mut dyn Read) -> Vec<Unit> {
         } else if arg.is_dir() {
             push_dir(arg, &mut out);
         } else if arg.exists() {
-            let zip = looks_zip(arg);
-            push_file(arg.clone(), zip, &mut out);
+            push_file(arg.clone(), &mut out);
         } else if has_glob_chars(&shown) {
             expand_glob(&shown, &mut out);
         } else {
@@ -224,8 +223,7 @@ fn expand_glob(pattern: &str, out: &mut Vec<Unit>) {
         if p.is_dir() {
             push_dir(&p, out);
         } else {
-            let zip = looks_zip(&p);
-            push_file(p, zip, out);
+            push_file(p, out);
         }
     }
 }
@@ -237,7 +235,7 @@ fn push_dir(dir: &Path, out: &mut Vec<Unit>) {
     files.sort();
     let zips = zip_magic(&files);
     for (f, zip) in files.into_iter().zip(zips) {
-        push_file(f, zip, out);
+        push_checked(f, zip, out);
     }
 }
 
@@ -296,9 +294,8 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
         // The entry's own type needs no further system call; a symbolic
         // link is followed to what it points to.
         let dir = match e.file_type() {
-            Ok(t) if t.is_symlink() => path.is_dir(),
-            Ok(t) => t.is_dir(),
-            Err(_) => path.is_dir(),
+            Ok(t) if !t.is_symlink() => t.is_dir(),
+            _ => path.is_dir(),
         };
         if dir {
             walk(&path, files);
@@ -308,9 +305,14 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
     }
 }
 
-/// A plain file, or the members of a zip archive (`zip`: it starts with
-/// the magic, [`looks_zip`]).
-fn push_file(path: PathBuf, zip: bool, out: &mut Vec<Unit>) {
+/// A plain file, or the members of a zip archive (recognised by its magic).
+fn push_file(path: PathBuf, out: &mut Vec<Unit>) {
+    let zip = looks_zip(&path);
+    push_checked(path, zip, out);
+}
+
+/// [`push_file`] with its magic already read (`zip`: [`looks_zip`]).
+fn push_checked(path: PathBuf, zip: bool, out: &mut Vec<Unit>) {
     let name = path.display().to_string();
     if !zip {
         let path = (path.to_str() != Some(name.as_str())).then(|| path.into_boxed_path());

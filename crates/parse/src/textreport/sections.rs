@@ -34,6 +34,7 @@ use awrflash_model::{
 };
 
 use super::{Ctx, Doc, Line, Row, Rule, cells, cells_from, iso_time, label, label_values, tokens};
+use crate::Part;
 use crate::num::{Num, Suffix, parse_num};
 use crate::registry::{self, Slot};
 
@@ -96,8 +97,16 @@ fn named_rows<'s, 'a>(doc: &'s Doc<'a>, slot: Slot) -> Vec<Named<'s, 'a>> {
         .collect()
 }
 
-/// Fills every section both report kinds share.
-pub fn fill(doc: &Doc<'_>, ctx: &mut Ctx, r: &mut DbReport) {
+/// Fills every section both report kinds share (of a head, only what its
+/// header may need).
+pub(crate) fn fill(doc: &Doc<'_>, ctx: &mut Ctx, r: &mut DbReport, part: Part) {
+    if part == Part::Header {
+        // What a header may need ([`crate::parse_head`]): the OS
+        // statistics, where a release that prints no CPU count in its
+        // header has it.
+        r.os_stats = os_stats(doc, ctx);
+        return;
+    }
     r.cache_sizes = cache_sizes(doc, ctx);
     r.load_profile = load_profile(doc, ctx);
     r.top_events = top_events(doc, ctx);
@@ -126,13 +135,6 @@ pub fn fill(doc: &Doc<'_>, ctx: &mut Ctx, r: &mut DbReport) {
     r.segments = segments(doc, ctx);
     r.sql = sql(doc, ctx);
     r.parameters = parameters(doc);
-}
-
-/// What [`fill`] reads that a header may need ([`crate::parse_head`]): the
-/// OS statistics, where a release that prints no CPU count in its header
-/// has it.
-pub fn fill_for_header(doc: &Doc<'_>, ctx: &mut Ctx, r: &mut DbReport) {
-    r.os_stats = os_stats(doc, ctx);
 }
 
 pub use crate::normalize::to_u32;
