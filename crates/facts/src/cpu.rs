@@ -203,8 +203,11 @@ impl IntervalFacts<'_> {
     }
 
     /// DB time not covered by DB CPU and the non-idle foreground waits
-    /// (seconds, 0 or more); `None` without DB time, DB CPU or waits.
-    pub fn unaccounted_s(&self) -> Option<Num> {
+    /// (seconds, 0 or more); `None` without DB time, DB CPU or waits. Read
+    /// once, by [`IntervalFacts::new`], into
+    /// [`IntervalFacts::unaccounted_s`]: the event rows it sums are not
+    /// kept by a reduced interval ([`crate::reduced`]).
+    pub(crate) fn unaccounted_from_rows(&self) -> Option<Num> {
         let db = self.db_time_s.as_ref()?;
         let cpu = self.db_cpu_s.as_ref()?;
         let r = self.report;
@@ -358,7 +361,7 @@ impl IntervalFacts<'_> {
                 });
             }
         }
-        h.unaccounted_s = self.unaccounted_s();
+        h.unaccounted_s = self.unaccounted_s.clone();
         if h.queue_shown
             && el > 0.0
             && let Some(u) = &h.unaccounted_s
@@ -541,7 +544,7 @@ mod tests {
         ];
         let f = IntervalFacts::new(&r);
         // 10,000 - 3,000 - (4,000 + 1,000) = 2,000 s on neither.
-        assert_eq!(f.unaccounted_s().map(|n| n.value), Some(2000.0));
+        assert_eq!(f.unaccounted_s.map(|n| n.value), Some(2000.0));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The facts of one report interval, each with the file, section and line
 //! it came from or the derivation in words.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use awrflash_model::{
     DbReport, DbTimeBreakdown, EvidenceSrc, FileIoRow, HistogramRow, IostatCapture, SharedStr,
@@ -76,6 +76,28 @@ pub const KEY_HISTOGRAMS: &[&str] = &[
     "db flash cache single block physical read",
 ];
 
+/// An interval's facts apart from any report: computed from a report,
+/// held while that report is cut down to what the facts' readers still
+/// read ([`crate::reduced`]), then put back over the cut-down report with
+/// [`Detached::bind`]. Nothing can be read from it before: a run computes
+/// each interval's facts as it unpacks the report and keeps only the
+/// reduced report, but the reduced reports need a place that outlives the
+/// facts before the facts can borrow them.
+#[derive(Debug, Clone)]
+pub struct Detached(IntervalFacts<'static>);
+
+/// What detached facts point to until they are bound: no reader runs on it.
+static UNBOUND: LazyLock<DbReport> = LazyLock::new(DbReport::default);
+
+impl Detached {
+    /// The facts over `report`: the report they were computed from, or its
+    /// [`crate::reduced`] form, which answers every reader alike.
+    pub fn bind(self, report: &DbReport) -> IntervalFacts<'_> {
+        debug_assert_eq!(self.0.path, report.source.path);
+        self.0.over(report)
+    }
+}
+
 /// One report interval's facts.
 #[derive(Debug, Clone)]
 pub struct IntervalFacts<'a> {
@@ -103,6 +125,9 @@ pub struct IntervalFacts<'a> {
     pub rac: bool,
     /// The storage device's own service times (`device.rs`).
     pub device: crate::device::DeviceTimes,
+    /// DB time not covered by DB CPU and the non-idle foreground waits
+    /// (seconds, 0 or more); `None` without DB time, DB CPU or waits.
+    pub unaccounted_s: Option<Num>,
 }
 
 impl<'a> IntervalFacts<'a> {
@@ -135,9 +160,50 @@ impl<'a> IntervalFacts<'a> {
             buffer_cache_bytes: None,
             rac: report.header.rac || report.instances.len() > 1,
             device: crate::device::DeviceTimes::default(),
+            unaccounted_s: None,
         };
         w.fill();
         w
+    }
+
+    /// These facts apart from their report ([`Detached`]).
+    pub fn detach(self) -> Detached {
+        Detached(self.over(&UNBOUND))
+    }
+
+    /// The same figures over another report.
+    fn over(self, report: &DbReport) -> IntervalFacts<'_> {
+        // Every field but the report moves over; the list is written once,
+        // and a field left out of it fails to compile.
+        macro_rules! moved {
+            ($($f:ident),* $(,)?) => {{
+                let IntervalFacts { report: _, $($f),* } = self;
+                IntervalFacts { report, $($f),* }
+            }};
+        }
+        moved!(
+            path,
+            elapsed_s,
+            db_time_s,
+            db_cpu_s,
+            events,
+            host_busy_pct,
+            io_mb_s,
+            read_iops,
+            write_iops,
+            read_mb_s,
+            write_mb_s,
+            redo_bytes_s,
+            redo_writes_s,
+            avg_redo_write_kb,
+            txn_per_s,
+            exec_per_s,
+            block_size,
+            buffer_cache_bytes,
+            rac,
+            device,
+            unaccounted_s,
+        )
     }
 
     pub fn src(&self, r: &SourceRef) -> EvidenceSrc {
@@ -188,6 +254,7 @@ impl<'a> IntervalFacts<'a> {
             self.db_time_s = self.load_profile_total("DB Time");
         }
         self.fill_events();
+        self.unaccounted_s = self.unaccounted_from_rows();
         self.fill_cpu();
         self.fill_io();
         self.fill_redo();

@@ -14,7 +14,9 @@
 //! whole-window mean) come from [`awrflash_model::stats`].
 //!
 //! [`thin`] cuts a report down to what these figures read, for runs that
-//! hold thousands of intervals.
+//! hold thousands of intervals; [`reduced`] cuts it further, to what the
+//! figures' readers still read once [`IntervalFacts::new`] has run, and
+//! [`Detached`] holds the facts while their report is cut.
 
 pub mod classes;
 pub mod commit;
@@ -32,10 +34,10 @@ pub use commit::{CommitFacts, CommitSplit};
 pub use cpu::{CpuHeadroom, CpuSignal, CpuSignalKind};
 pub use device::{DeviceTimes, DeviceView, SPLIT_EVENTS, ServiceTime, Split};
 pub use histogram::Distribution;
-pub use interval::{Ev, IntervalFacts, KEY_HISTOGRAMS};
+pub use interval::{Detached, Ev, IntervalFacts, KEY_HISTOGRAMS};
 pub use num::{Num, ratio, round};
 pub use size::parse_size;
-pub use thin::{INTERVAL_STATS, interval_event, thin};
+pub use thin::{INTERVAL_STATS, interval_event, reduced, thin};
 pub use trend::{TREND_METRICS, peak_interval, trend};
 
 /// Bytes in a megabyte (MB/s figures are per 1,048,576 bytes).

@@ -18,8 +18,9 @@ use crate::classes::{FLASH_CACHE_READS, MULTIBLOCK, SINGLE_BLOCK, TEMP, WRITE_WA
 use crate::interval::KEY_HISTOGRAMS;
 
 /// Instance activity statistics read by name from an interval: the I/O,
-/// redo and execution rates of the facts and the trend, and the flash
-/// cache and redo totals the projection reads. A statistic not listed here
+/// redo and execution rates of the facts and the trend, the flash cache
+/// and redo totals the projection reads, and the logons the window's
+/// classification falls back on. A statistic not listed here
 /// is gone from a thinned report.
 pub const INTERVAL_STATS: &[&str] = &[
     "physical read total IO requests",
@@ -37,6 +38,7 @@ pub const INTERVAL_STATS: &[&str] = &[
     "user commits",
     "redo synch writes",
     "redo synch time overhead (usec)",
+    "logons cumulative",
 ];
 
 /// Initialization parameters read by name from an interval: the buffer
@@ -93,24 +95,63 @@ pub fn interval_event(name: &str) -> bool {
 /// result are kept whole.
 pub fn thin(report: &DbReport) -> DbReport {
     let r = report;
+    let mut kept = read_later(r);
+    kept.wait_events.foreground = r.wait_events.foreground.clone();
+    kept.wait_events.all = keep(&r.wait_events.all, |e| interval_event(&e.name));
     DbReport {
-        source: r.source.clone(),
-        header: r.header.clone(),
         cache_sizes: r.cache_sizes.clone(),
         load_profile: r.load_profile.clone(),
         top_events: r.top_events.clone(),
-        wait_events: WaitEvents {
-            foreground: r.wait_events.foreground.clone(),
-            background: keep(&r.wait_events.background, |e| interval_event(&e.name)),
-            all: keep(&r.wait_events.all, |e| interval_event(&e.name)),
-        },
-        wait_classes: Vec::new(),
-        wait_histogram: keep(&r.wait_histogram, |h| interval_event(&h.event)),
         time_model: r.time_model.clone(),
-        os_stats: r.os_stats.clone(),
-        host_cpu: r.host_cpu.clone(),
         instance_cpu: r.instance_cpu.clone(),
         io_profile: r.io_profile.clone(),
+        instances: r.instances.clone(),
+        ..kept
+    }
+}
+
+/// `report` cut down to what an interval's readers still read once its
+/// [`IntervalFacts`] are computed: [`IntervalFacts::new`] has read the
+/// foreground, all-session and top events, the Load Profile, the time
+/// model, the IO Profile, the cache sizes and the instances into figures
+/// of its own, so of those only the rows a reader looks up later stay (the
+/// Load Profile's `Logons`, the time model's `background cpu time`). What
+/// the lazy readers read stays as [`thin`] keeps it: the header, the
+/// source, the OS statistics, Host CPU, the listed activity statistics and
+/// parameters, IOStat by function and by filetype, tablespace I/O, the
+/// background events and wait histograms of [`interval_event`]s, and the
+/// warnings that change the meaning of the result. Invariant (tested over
+/// the corpus and the fixtures): the facts of `r`, detached and bound to
+/// `reduced(r)`, answer every reader as they do over `r`'s thinned form.
+///
+/// [`IntervalFacts`]: crate::IntervalFacts
+/// [`IntervalFacts::new`]: crate::IntervalFacts::new
+pub fn reduced(report: &DbReport) -> DbReport {
+    let r = report;
+    DbReport {
+        load_profile: r.load_profile_row("Logons").into_iter().cloned().collect(),
+        time_model: r
+            .time_model_row("background cpu time")
+            .into_iter()
+            .cloned()
+            .collect(),
+        ..read_later(r)
+    }
+}
+
+/// What [`thin`] and [`reduced`] both keep: the sections the lazy readers
+/// of [`crate::IntervalFacts`] read.
+fn read_later(r: &DbReport) -> DbReport {
+    DbReport {
+        source: r.source.clone(),
+        header: r.header.clone(),
+        wait_events: WaitEvents {
+            background: keep(&r.wait_events.background, |e| interval_event(&e.name)),
+            ..Default::default()
+        },
+        wait_histogram: keep(&r.wait_histogram, |h| interval_event(&h.event)),
+        os_stats: r.os_stats.clone(),
+        host_cpu: r.host_cpu.clone(),
         activity_stats: keep(&r.activity_stats, |s| {
             INTERVAL_STATS
                 .iter()
@@ -118,19 +159,14 @@ pub fn thin(report: &DbReport) -> DbReport {
         }),
         iostat_function: r.iostat_function.clone(),
         iostat_filetype: r.iostat_filetype.clone(),
-        iostat_function_filetype: Vec::new(),
         tablespace_io: r.tablespace_io.clone(),
-        file_io: Vec::new(),
-        buffer_pool_advisory: Vec::new(),
-        segments: Default::default(),
-        sql: Default::default(),
         parameters: keep(&r.parameters, |p| {
             INTERVAL_PARAMETERS
                 .iter()
                 .any(|n| n.eq_ignore_ascii_case(&p.name))
         }),
-        instances: r.instances.clone(),
         warnings: keep(&r.warnings, |w| w.is_meaning_changing()),
+        ..Default::default()
     }
 }
 

@@ -26,6 +26,7 @@ pub mod devices;
 mod exhibits;
 mod gates;
 pub mod histproj;
+mod intervals;
 mod plan;
 pub mod platform;
 pub mod projection;
@@ -37,12 +38,12 @@ pub mod util;
 mod verdict;
 pub mod window;
 
-use awrflash_model::{
-    Analysis, DbIdentity, DbReport, Document, IostatCapture, SegmentSizes, SysstatSpool,
-};
+use awrflash_model::{Analysis, DbIdentity, Document, IostatCapture, SegmentSizes, SysstatSpool};
 use serde::Serialize;
 
 use awrflash_facts::IntervalFacts;
+
+pub use intervals::Intervals;
 
 /// Schema version of the JSON `Analysis` this crate produces. 2: the
 /// source formats `sar-solaris` and `sar-hpux`, and `--format json` on
@@ -117,14 +118,16 @@ pub struct DeviceSpec {
     pub default: bool,
 }
 
-/// The warnings of the inputs that change how the result reads, in input
-/// order, each once.
-fn caveats(docs: &[Document]) -> Vec<awrflash_model::Caveat> {
+/// The warnings that change how the result reads, of inputs given as
+/// (path, warnings) in input order, each once.
+pub fn caveats<'w>(
+    inputs: impl IntoIterator<Item = (&'w str, &'w [awrflash_model::Warning])>,
+) -> Vec<awrflash_model::Caveat> {
     let mut out: Vec<awrflash_model::Caveat> = Vec::new();
-    for d in docs {
-        for w in d.warnings().iter().filter(|w| w.is_meaning_changing()) {
+    for (path, warnings) in inputs {
+        for w in warnings.iter().filter(|w| w.is_meaning_changing()) {
             let c = awrflash_model::Caveat {
-                path: d.source().path.clone(),
+                path: path.to_string(),
                 section: w.section.clone(),
                 line: w.line,
                 message: w.message.clone(),
@@ -140,17 +143,51 @@ fn caveats(docs: &[Document]) -> Vec<awrflash_model::Caveat> {
 /// Analyses the documents of one database (one or many reports, plus any
 /// iostat, sysstat and segment-size inputs).
 pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError> {
+    let facts = docs
+        .iter()
+        .filter_map(|d| match d {
+            Document::Report(r) => Some(IntervalFacts::new(r)),
+            _ => None,
+        })
+        .collect();
+    let given = Given {
+        inputs: docs.iter().map(|d| d.source().clone()).collect(),
+        caveats: caveats(
+            docs.iter()
+                .map(|d| (d.source().path.as_str(), d.warnings())),
+        ),
+        aux: docs,
+    };
+    analyze_intervals(Intervals::new(facts)?, &given, opts)
+}
+
+/// What [`analyze_intervals`] reads besides the intervals: every input in
+/// the order given, their caveats ([`caveats`]) and the documents among
+/// which the auxiliary inputs are (reports among them are skipped).
+pub struct Given<'d> {
+    pub inputs: Vec<awrflash_model::Source>,
+    pub caveats: Vec<awrflash_model::Caveat>,
+    pub aux: &'d [Document],
+}
+
+/// [`analyze`] over intervals ordered and classified already: a run that
+/// computes each interval's facts as it unpacks the report, and gives the
+/// analysed interval its whole report ([`Intervals::replace_analysed`]),
+/// comes in here.
+pub fn analyze_intervals(
+    iv: Intervals,
+    given: &Given,
+    opts: &Options,
+) -> Result<Analysis, RulesError> {
     let rules = catalogue::rules()?;
     let devs = devices::load(opts.devices_toml.as_deref())?;
 
-    let empty = DbReport::default();
-    let mut reports: Vec<&DbReport> = Vec::new();
     let mut sysstat: Vec<&SysstatSpool> = Vec::new();
     let mut iostat: Vec<&IostatCapture> = Vec::new();
     let mut segsizes: Option<&SegmentSizes> = None;
-    for d in docs {
+    for d in given.aux {
         match d {
-            Document::Report(r) => reports.push(r),
+            Document::Report(_) => {}
             Document::Sysstat(s) => sysstat.push(s),
             Document::Iostat(c) => iostat.push(c),
             Document::SegmentSizes(s) => {
@@ -160,24 +197,13 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
             }
         }
     }
-    let mut all: Vec<IntervalFacts> = if reports.is_empty() {
-        vec![IntervalFacts::new(&empty)]
-    } else {
-        reports.iter().map(|r| IntervalFacts::new(r)).collect()
-    };
-    // Time order, so an index into `all` is an index into `Analysis.series`.
-    all.sort_by(time_order);
-    let peak = awrflash_facts::peak_interval(&all).unwrap_or(0);
-    // With several intervals each is classified; the detailed plan is for
-    // the busiest one that is not an incident.
-    let classes = if all.len() > 1 {
-        window::classify(&all, &window::Thresholds::load()?, window::Limits::load()?)
-    } else {
-        Vec::new()
-    };
-    let primary = window::analysed_interval(&all, &classes)
-        .filter(|_| all.len() > 1)
-        .unwrap_or(peak);
+    let Intervals {
+        mut all,
+        classes,
+        peak,
+        primary,
+        ..
+    } = iv;
     if let Some(w) = all.get_mut(primary) {
         w.fill_from_iostat(&iostat);
     }
@@ -250,7 +276,7 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
     let analysis = Analysis {
         schema_version: SCHEMA_VERSION,
         database: identity(w, &all),
-        inputs: docs.iter().map(|d| d.source().clone()).collect(),
+        inputs: given.inputs.clone(),
         verdict,
         findings,
         options: plan.options.clone(),
@@ -269,22 +295,13 @@ pub fn analyze(docs: &[Document], opts: &Options) -> Result<Analysis, RulesError
         // Which auxiliary inputs fit the database is the run layer's call.
         attachments: Vec::new(),
         caveats: {
-            let mut c = caveats(docs);
+            let mut c = given.caveats.clone();
             c.extend(window::long_interval_caveat(&all));
             c
         },
         window,
     };
     Ok(analysis)
-}
-
-/// The order of report intervals: begin time, begin snapshot, path.
-fn time_order(a: &IntervalFacts, b: &IntervalFacts) -> std::cmp::Ordering {
-    let (ha, hb) = (&a.report.header, &b.report.header);
-    ha.begin_time
-        .cmp(&hb.begin_time)
-        .then(ha.begin_snap.cmp(&hb.begin_snap))
-        .then(a.path.cmp(&b.path))
 }
 
 /// The index in `docs` of the report [`analyze`] makes its detailed plan
@@ -294,25 +311,16 @@ fn time_order(a: &IntervalFacts, b: &IntervalFacts) -> std::cmp::Ordering {
 /// can call it before dropping the SQL lists, segment lists, advisories and
 /// file I/O of the other reports.
 pub fn analysed_report(docs: &[Document]) -> Result<Option<usize>, RulesError> {
-    let mut all: Vec<(usize, IntervalFacts)> = docs
+    let (index, facts): (Vec<usize>, Vec<IntervalFacts>) = docs
         .iter()
         .enumerate()
         .filter_map(|(i, d)| match d {
             Document::Report(r) => Some((i, IntervalFacts::new(r))),
             _ => None,
         })
-        .collect();
-    all.sort_by(|a, b| time_order(&a.1, &b.1));
-    let (index, facts): (Vec<usize>, Vec<IntervalFacts>) = all.into_iter().unzip();
-    if facts.len() < 2 {
-        return Ok(index.first().copied());
-    }
-    let classes = window::classify(
-        &facts,
-        &window::Thresholds::load()?,
-        window::Limits::load()?,
-    );
-    Ok(window::analysed_interval(&facts, &classes).and_then(|i| index.get(i).copied()))
+        .unzip();
+    let iv = Intervals::new(facts)?;
+    Ok(iv.analysed_input().and_then(|i| index.get(i).copied()))
 }
 
 fn identity(w: &IntervalFacts, all: &[IntervalFacts]) -> DbIdentity {

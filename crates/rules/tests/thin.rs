@@ -14,7 +14,7 @@ mod common;
 
 use awrflash_facts::{
     FLASH_CACHE_READS, INTERVAL_STATS, IntervalFacts, KEY_HISTOGRAMS, MULTIBLOCK, SINGLE_BLOCK,
-    TEMP, WRITE_WAITS, thin,
+    TEMP, WRITE_WAITS, reduced, thin,
 };
 use awrflash_model::{DbReport, Document};
 
@@ -83,12 +83,14 @@ fn figures(f: &IntervalFacts) -> String {
         buffer_cache_bytes,
         rac,
         device,
+        unaccounted_s,
     } = f;
     let mut s = format!(
         "{path:?}\n{elapsed_s:?}\n{db_time_s:?}\n{db_cpu_s:?}\n{events:?}\n{host_busy_pct:?}\n\
          {io_mb_s:?}\n{read_iops:?}\n{write_iops:?}\n{read_mb_s:?}\n{write_mb_s:?}\n\
          {redo_bytes_s:?}\n{redo_writes_s:?}\n{avg_redo_write_kb:?}\n{txn_per_s:?}\n\
-         {exec_per_s:?}\n{block_size:?}\n{buffer_cache_bytes:?}\n{rac:?}\n{device:?}\n"
+         {exec_per_s:?}\n{block_size:?}\n{buffer_cache_bytes:?}\n{rac:?}\n{device:?}\n\
+         {unaccounted_s:?}\n"
     );
     s += &format!("{:?}\n{:?}\n", f.cpu_headroom(), f.commit());
     s += &format!(
@@ -103,6 +105,23 @@ fn figures(f: &IntervalFacts) -> String {
         f.transactions(),
         f.executions(),
     );
+    // What the window's classification, the platform and a per-interval
+    // projection read besides the figures.
+    s += &format!(
+        "{:?}\n{:?}\n{:?}\n",
+        f.report.load_profile_row("Logons"),
+        awrflash_rules::platform::detect(f),
+        awrflash_rules::checks::on_exadata(f),
+    );
+    let devs = awrflash_rules::devices::load(None).unwrap();
+    let opts = awrflash_rules::Options::default();
+    for dev in &devs {
+        s += &format!(
+            "{}: {:?}\n",
+            dev.name,
+            awrflash_rules::projection::interval_plan(f, dev, &opts)
+        );
+    }
     for n in INTERVAL_STATS {
         s += &format!("{n}: {:?} {:?}\n", f.stat_rate(n), f.stat_total(n));
     }
@@ -155,6 +174,80 @@ fn a_thinned_report_gives_the_same_interval_facts_as_the_full_one() {
     );
 }
 
+/// A reduced report (`awrflash_facts::reduced`) under the facts computed
+/// from its thinned form answers every reader as the thinned one does, and
+/// holds a fraction of it.
+#[test]
+fn facts_bound_to_a_reduced_report_read_as_over_the_thinned_one() {
+    let reports = reports();
+    let (mut thin_bytes, mut reduced_bytes) = (0, 0);
+    for r in &reports {
+        let thinned = thin(r);
+        let cut = reduced(&thinned);
+        assert_eq!(
+            format!("{cut:?}"),
+            format!("{:?}", reduced(r)),
+            "{}",
+            r.source.path
+        );
+        let a = IntervalFacts::new(&thinned);
+        let b = IntervalFacts::new(&thinned).detach();
+        let b = b.bind(&cut);
+        assert_eq!(figures(&a), figures(&b), "{}", r.source.path);
+        if r.source.path.contains("/corpus/") {
+            let size = |r: &DbReport| serde_json::to_string(r).unwrap().len();
+            thin_bytes += size(&thinned);
+            reduced_bytes += size(&cut);
+        }
+    }
+    eprintln!("corpus reports: thinned {thin_bytes} bytes of JSON, reduced {reduced_bytes}");
+    assert!(reduced_bytes * 2 < thin_bytes || thin_bytes == 0);
+}
+
+/// The analysis a run makes (every interval's facts over its reduced
+/// report, the analysed one given its whole report afterwards) is the
+/// analysis of the whole reports.
+#[test]
+fn an_analysis_over_reduced_intervals_is_the_full_analysis() {
+    let reports = reports();
+    let full: Vec<Document> = reports
+        .iter()
+        .map(|r| Document::Report(Box::new(r.clone())))
+        .collect();
+    let cut: Vec<DbReport> = reports.iter().map(|r| reduced(&thin(r))).collect();
+    let facts: Vec<IntervalFacts> = reports
+        .iter()
+        .zip(&cut)
+        .map(|(r, c)| IntervalFacts::new(&thin(r)).detach().bind(c))
+        .collect();
+    let mut iv = awrflash_rules::Intervals::new(facts).unwrap();
+    let i = iv.analysed_input().unwrap();
+    assert_eq!(
+        Some(i),
+        awrflash_rules::analysed_report(&full).unwrap(),
+        "the same interval is chosen over reduced reports"
+    );
+    iv.replace_analysed(IntervalFacts::new(&reports[i]))
+        .unwrap();
+    let given = awrflash_rules::Given {
+        inputs: reports.iter().map(|r| r.source.clone()).collect(),
+        caveats: awrflash_rules::caveats(
+            reports
+                .iter()
+                .map(|r| (r.source.path.as_str(), r.warnings.as_slice())),
+        ),
+        aux: &[],
+    };
+    let opts = awrflash_rules::Options::default();
+    let a = awrflash_rules::analyze(&full, &opts).unwrap();
+    let b = awrflash_rules::analyze_intervals(iv, &given, &opts).unwrap();
+    assert!(a.series.len() > 20);
+    assert_eq!(
+        serde_json::to_string_pretty(&a).unwrap(),
+        serde_json::to_string_pretty(&b).unwrap()
+    );
+}
+
 #[test]
 fn an_analysis_with_every_report_but_the_analysed_one_thinned_is_the_full_analysis() {
     let mut reports = reports();
@@ -188,8 +281,8 @@ fn an_analysis_with_every_report_but_the_analysed_one_thinned_is_the_full_analys
     );
 }
 
-/// The parameters an interval's figures read survive the thinning, and
-/// those they do not read go: every report again, with a recovery area that
+/// The parameters an interval's figures read survive the thinning (and the
+/// reduction), and those they do not read go: every report again, with a recovery area that
 /// holds one redo member, a buffer cache known only from `db_cache_size`
 /// and a caged CPU count.
 #[test]
@@ -219,6 +312,11 @@ fn a_thinned_report_keeps_the_parameters_its_figures_read() {
         assert_eq!(thinned.parameters.len(), 6, "{}", r.source.path);
         let (a, b) = (IntervalFacts::new(&r), IntervalFacts::new(&thinned));
         assert_eq!(figures(&a), figures(&b), "{}", r.source.path);
+        // And a reduced report, whose time model keeps the background CPU
+        // the caged CPU count is weighed with.
+        let cut = reduced(&thinned);
+        let c = IntervalFacts::new(&thinned).detach().bind(&cut);
+        assert_eq!(figures(&a), figures(&c), "{}", r.source.path);
         in_fra += usize::from(a.commit().is_some_and(|c| c.shares_recovery_area.is_some()));
         cache_from_param += usize::from(a.buffer_cache_bytes.is_some());
     }

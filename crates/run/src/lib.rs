@@ -29,7 +29,8 @@ mod window;
 
 use std::path::PathBuf;
 
-use awrflash_model::{Analysis, Attachment, DbKey, Document};
+use awrflash_facts::IntervalFacts;
+use awrflash_model::{Analysis, Attachment, DbKey, DbReport, Document};
 use rayon::prelude::*;
 
 pub use attach::attach;
@@ -203,14 +204,7 @@ pub fn databases_from(
 /// The advisor's answer for one database, with its attachment decisions.
 /// Packed reports are unpacked for the advisor and dropped with its answer.
 pub fn analyze(db: &Database, opts: &awrflash_rules::Options) -> Result<Analysis, RunError> {
-    let docs = db
-        .reports
-        .iter()
-        .map(Held::document)
-        .chain(db.aux.iter().cloned().map(Ok))
-        .collect::<Result<Vec<Document>, RunError>>()?;
-    let whole: Vec<bool> = db.reports.iter().map(Held::is_full).collect();
-    advise(db, docs, &whole, opts)
+    advise(db, db.reports.iter().cloned(), opts)
 }
 
 /// [`analyze`] for a database the caller gives up: each report is unpacked
@@ -222,46 +216,92 @@ pub fn analyze_owned(
     mut db: Database,
     opts: &awrflash_rules::Options,
 ) -> Result<(Database, Analysis), RunError> {
-    let mut whole = Vec::with_capacity(db.reports.len());
-    let mut docs = Vec::with_capacity(db.reports.len() + db.aux.len());
-    for held in &mut db.reports {
-        let head = held.head();
-        let held = std::mem::replace(held, head);
-        whole.push(held.is_full());
-        docs.push(held.into_document()?);
-    }
-    docs.extend(db.aux.iter().cloned());
-    let analysis = advise(&db, docs, &whole, opts)?;
+    let reports: Vec<Held> = db
+        .reports
+        .iter_mut()
+        .map(|held| {
+            let head = held.head();
+            std::mem::replace(held, head)
+        })
+        .collect();
+    let analysis = advise(&db, reports.into_iter(), opts)?;
     Ok((db, analysis))
 }
 
-/// The advisor over `docs`, the documents of `db`'s reports (`whole` says
-/// which were held whole) and of its auxiliary inputs.
+/// The advisor over `reports`, the reports of `db` in its order, and its
+/// auxiliary inputs.
+///
+/// Each packed report is unpacked, its facts computed, and only its
+/// reduced form ([`awrflash_facts::reduced`]) kept for the facts' readers:
+/// the foreground events, Load Profile and time model rows it drops are
+/// most of an interval. The advisor plans in detail for one interval and
+/// reads every section of its report: a report held packed is read again
+/// whole (the run keeps the busiest interval whole, which is that report
+/// unless it is an incident).
 fn advise(
     db: &Database,
-    mut docs: Vec<Document>,
-    whole: &[bool],
+    reports: impl Iterator<Item = Held>,
     opts: &awrflash_rules::Options,
 ) -> Result<Analysis, RunError> {
-    // The advisor plans in detail for one report and reads every section
-    // of it: a packed one is read again whole (the run keeps the busiest
-    // interval whole, which is that report unless it is an incident).
     let advisor = |source| RunError::Advisor {
         label: db.key.label(),
         source,
     };
-    if let Some(i) = awrflash_rules::analysed_report(&docs).map_err(advisor)?
-        && let Some(held) = db.reports.get(i)
-        && whole.get(i) == Some(&false)
-        && let Some(slot) = docs.get_mut(i)
-    {
-        *slot = Document::Report(reread(held.source())?);
+    let mut kept: Vec<DbReport> = Vec::new();
+    let mut detached: Vec<Option<awrflash_facts::Detached>> = Vec::new();
+    for held in reports {
+        let whole = held.is_full();
+        let Document::Report(r) = held.into_document()? else {
+            continue;
+        };
+        if whole {
+            detached.push(None);
+            kept.push(*r);
+        } else {
+            detached.push(Some(IntervalFacts::new(&r).detach()));
+            kept.push(awrflash_facts::reduced(&r));
+        }
     }
-    let mut analysis =
-        awrflash_rules::analyze(&docs, opts).map_err(|source| RunError::Advisor {
-            label: db.key.label(),
-            source,
-        })?;
+    let cut: Vec<bool> = detached.iter().map(Option::is_some).collect();
+    let facts: Vec<IntervalFacts> = kept
+        .iter()
+        .zip(detached)
+        .map(|(r, d)| match d {
+            Some(d) => d.bind(r),
+            None => IntervalFacts::new(r),
+        })
+        .collect();
+    let whole: Box<DbReport>;
+    let mut iv = awrflash_rules::Intervals::new(facts).map_err(advisor)?;
+    if let Some(i) = iv.analysed_input()
+        && cut.get(i) == Some(&true)
+    {
+        let source = iv
+            .analysed()
+            .map(|w| w.report.source.clone())
+            .unwrap_or_default();
+        whole = reread(&source)?;
+        iv.replace_analysed(IntervalFacts::new(&whole))
+            .map_err(advisor)?;
+    }
+    let given = awrflash_rules::Given {
+        inputs: iv
+            .given_order()
+            .map(|f| f.report.source.clone())
+            .chain(db.aux.iter().map(|d| d.source().clone()))
+            .collect(),
+        caveats: awrflash_rules::caveats(
+            iv.given_order()
+                .map(|f| (f.report.source.path.as_str(), f.report.warnings.as_slice()))
+                .chain(
+                    db.aux
+                        .iter()
+                        .map(|d| (d.source().path.as_str(), d.warnings())),
+                ),
+        ),
+        aux: &db.aux,
+    };
+    let mut analysis = awrflash_rules::analyze_intervals(iv, &given, opts).map_err(advisor)?;
     analysis.attachments = db.attachments.clone();
     Ok(analysis)
 }
