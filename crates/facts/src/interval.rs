@@ -314,6 +314,8 @@ impl<'a> IntervalFacts<'a> {
                 evs.push(ev);
             }
         }
+        // Held for every interval of a run: no room left unused.
+        evs.shrink_to_fit();
         self.events = evs;
     }
 

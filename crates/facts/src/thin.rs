@@ -170,6 +170,11 @@ fn read_later(r: &DbReport) -> DbReport {
     }
 }
 
+/// The rows `want` keeps, in a vector of their number: a run holds these
+/// for every interval, and a collected filter leaves up to as much room
+/// again unused.
 fn keep<T: Clone>(rows: &[T], want: impl Fn(&T) -> bool) -> Vec<T> {
-    rows.iter().filter(|x| want(x)).cloned().collect()
+    let mut kept: Vec<T> = rows.iter().filter(|x| want(x)).cloned().collect();
+    kept.shrink_to_fit();
+    kept
 }
