@@ -35,9 +35,15 @@ impl<'a> Intervals<'a> {
     /// Orders and classifies `facts`, one per report of the database, and
     /// picks the interval to plan for.
     pub fn new(facts: Vec<IntervalFacts<'a>>) -> Result<Self, RulesError> {
-        let mut indexed: Vec<(usize, IntervalFacts<'a>)> = facts.into_iter().enumerate().collect();
-        indexed.sort_by(|a, b| time_order(&a.1, &b.1));
-        let (given, mut all): (Vec<usize>, Vec<IntervalFacts<'a>>) = indexed.into_iter().unzip();
+        // Sorted in place: a run holds thousands of facts, a copy of them
+        // beside the given ones would be most of its peak.
+        let mut given: Vec<usize> = (0..facts.len()).collect();
+        given.sort_by(|&a, &b| match (facts.get(a), facts.get(b)) {
+            (Some(x), Some(y)) => time_order(x, y),
+            _ => std::cmp::Ordering::Equal,
+        });
+        let mut all = facts;
+        permute(&mut all, &given);
         if all.is_empty() {
             all.push(IntervalFacts::new(&NO_REPORT));
         }
@@ -100,6 +106,24 @@ impl<'a> Intervals<'a> {
     }
 }
 
+/// Moves `v[order[k]]` to `k` for every `k`, in place (`order` is a
+/// permutation of `v`'s indices), one cycle of the permutation at a time.
+fn permute<T>(v: &mut [T], order: &[usize]) {
+    let mut done = vec![false; v.len()];
+    for start in 0..v.len() {
+        let mut k = start;
+        while let Some(d) = done.get_mut(k).filter(|d| !**d) {
+            *d = true;
+            let Some(&from) = order.get(k) else { break };
+            if from == start || from >= v.len() {
+                break;
+            }
+            v.swap(k, from);
+            k = from;
+        }
+    }
+}
+
 /// The order of report intervals: begin time, begin snapshot, path.
 pub(crate) fn time_order(a: &IntervalFacts, b: &IntervalFacts) -> std::cmp::Ordering {
     let (ha, hb) = (&a.report.header, &b.report.header);
@@ -107,4 +131,38 @@ pub(crate) fn time_order(a: &IntervalFacts, b: &IntervalFacts) -> std::cmp::Orde
         .cmp(&hb.begin_time)
         .then(ha.begin_snap.cmp(&hb.begin_snap))
         .then(a.path.cmp(&b.path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::permute;
+
+    #[test]
+    fn a_permutation_is_applied_in_place_cycle_by_cycle() {
+        // Two cycles (0 2 4) and (1 3), and a fixed point.
+        let order = [2, 3, 4, 1, 0, 5];
+        let mut v: Vec<char> = "abcdef".chars().collect();
+        permute(&mut v, &order);
+        assert_eq!(v.iter().collect::<String>(), "cdebaf");
+        let mut same: Vec<u8> = vec![7, 8, 9];
+        permute(&mut same, &[0, 1, 2]);
+        assert_eq!(same, [7, 8, 9]);
+        // Every permutation of four.
+        let mut perms = vec![vec![0usize, 1, 2, 3]];
+        for _ in 0..23 {
+            let mut p = perms.last().unwrap().clone();
+            // next lexicographic permutation
+            let i = (0..3).rev().find(|&i| p[i] < p[i + 1]).unwrap();
+            let j = (i + 1..4).rev().find(|&j| p[j] > p[i]).unwrap();
+            p.swap(i, j);
+            p[i + 1..].reverse();
+            perms.push(p);
+        }
+        for p in perms {
+            let mut v: Vec<usize> = vec![10, 11, 12, 13];
+            permute(&mut v, &p);
+            let want: Vec<usize> = p.iter().map(|&k| 10 + k).collect();
+            assert_eq!(v, want, "{p:?}");
+        }
+    }
 }

@@ -263,10 +263,11 @@ fn advise(
         }
     }
     let cut: Vec<bool> = detached.iter().map(Option::is_some).collect();
-    let facts: Vec<IntervalFacts> = kept
-        .iter()
-        .zip(detached)
-        .map(|(r, d)| match d {
+    // From the detached facts' own vector (collected in place).
+    let facts: Vec<IntervalFacts> = detached
+        .into_iter()
+        .zip(&kept)
+        .map(|(d, r)| match d {
             Some(d) => d.bind(r),
             None => IntervalFacts::new(r),
         })
