@@ -131,10 +131,23 @@ struct Slot {
     peak: Option<usize>,
 }
 
+/// What a grouper does with a report that is not its database's busiest.
+#[derive(Clone, Copy, PartialEq)]
+enum Cut {
+    /// Nothing: every report stays whole.
+    Keep,
+    /// Thinned and packed ([`Held::pack`]): a run that holds every
+    /// database at once.
+    Pack,
+    /// Its facts and its reduced report ([`Held::reduce`]): a run that
+    /// holds one database and analyses it next.
+    Reduce,
+}
+
 /// Sorts documents into databases as they come; input order does not
 /// matter.
 pub struct Grouper {
-    thin: bool,
+    cut: Cut,
     slots: BTreeMap<DbKey, Slot>,
     aux: Vec<Document>,
     most_full: usize,
@@ -145,7 +158,7 @@ impl Grouper {
     /// `extract` read every section of every report).
     pub fn keeping_all() -> Grouper {
         Grouper {
-            thin: false,
+            cut: Cut::Keep,
             slots: BTreeMap::new(),
             aux: Vec::new(),
             most_full: 0,
@@ -156,7 +169,18 @@ impl Grouper {
     /// interval's, and packs the others (`awrflash analyze`).
     pub fn thinning() -> Grouper {
         Grouper {
-            thin: true,
+            cut: Cut::Pack,
+            ..Grouper::keeping_all()
+        }
+    }
+
+    /// A grouper that keeps one whole report per database, the busiest
+    /// interval's, and of the others their facts over their reduced
+    /// reports (`awrflash analyze`, one database at a time: the advisor
+    /// needs no more of them, and would otherwise unpack them all at once).
+    pub fn reducing() -> Grouper {
+        Grouper {
+            cut: Cut::Reduce,
             ..Grouper::keeping_all()
         }
     }
@@ -207,7 +231,7 @@ impl Grouper {
     }
 
     fn place(&mut self, key: DbKey, entry: Entry) -> Result<(), RunError> {
-        let thin = self.thin;
+        let cut = self.cut;
         let slot = self.slots.entry(key).or_default();
         let id = interval(entry.held.header());
         let at = match id {
@@ -240,8 +264,8 @@ impl Grouper {
                 slot.entries.len() - 1
             }
         };
-        if thin {
-            settle(slot, at)?;
+        if cut != Cut::Keep {
+            settle(slot, at, cut)?;
         }
         let full = slot.entries.iter().filter(|e| e.held.is_full()).count();
         self.most_full = self.most_full.max(full);
@@ -295,8 +319,8 @@ impl Grouper {
 }
 
 /// Entry `at` has just come in whole: it becomes the database's peak and
-/// the previous peak is packed, or it is packed itself.
-fn settle(slot: &mut Slot, at: usize) -> Result<(), RunError> {
+/// the previous peak is cut (`cut`), or it is cut itself.
+fn settle(slot: &mut Slot, at: usize, cut: Cut) -> Result<(), RunError> {
     let peak = match slot.peak {
         Some(p) => p,
         // The first report, or the peak was replaced by a copy: the best
@@ -321,7 +345,10 @@ fn settle(slot: &mut Slot, at: usize) -> Result<(), RunError> {
         && let Some(e) = slot.entries.get_mut(pack)
         && let Held::Full(r) = &e.held
     {
-        e.held = Held::pack(r)?;
+        e.held = match cut {
+            Cut::Reduce => Held::reduce(r),
+            Cut::Pack | Cut::Keep => Held::pack(r)?,
+        };
     }
     Ok(())
 }

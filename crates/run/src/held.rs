@@ -15,6 +15,7 @@
 
 use std::io::{Read, Write};
 
+use awrflash_facts::{Detached, IntervalFacts};
 use awrflash_model::{DbReport, Document, Header, Source};
 use flate2::Compression;
 use flate2::read::DeflateDecoder;
@@ -32,6 +33,15 @@ pub enum Held {
         source: Source,
         header: Box<Header>,
         bytes: Box<[u8]>,
+    },
+    /// The report's facts ([`awrflash_facts::Detached`]) and its reduced
+    /// form ([`awrflash_facts::reduced`]), which answers every reader of
+    /// the facts: what the advisor reads of an interval it does not plan
+    /// for in detail. No document: the events, Load Profile and time model
+    /// are in the facts only.
+    Reduced {
+        facts: Box<Detached>,
+        report: Box<DbReport>,
     },
     /// Only the report's source and header, read from the head of its
     /// input ([`crate::survey`]): where and when it was taken, for grouping,
@@ -59,16 +69,24 @@ impl Held {
         })
     }
 
+    /// The facts of `report` over its reduced form.
+    pub fn reduce(report: &DbReport) -> Held {
+        Held::Reduced {
+            facts: Box::new(IntervalFacts::new(report).detach()),
+            report: Box::new(awrflash_facts::reduced(report)),
+        }
+    }
+
     pub fn source(&self) -> &Source {
         match self {
-            Held::Full(r) => &r.source,
+            Held::Full(r) | Held::Reduced { report: r, .. } => &r.source,
             Held::Packed { source, .. } | Held::Head { source, .. } => source,
         }
     }
 
     pub fn header(&self) -> &Header {
         match self {
-            Held::Full(r) => &r.header,
+            Held::Full(r) | Held::Reduced { report: r, .. } => &r.header,
             Held::Packed { header, .. } | Held::Head { header, .. } => header,
         }
     }
@@ -85,7 +103,7 @@ impl Held {
     pub fn full(&self) -> Option<&DbReport> {
         match self {
             Held::Full(r) => Some(r),
-            Held::Packed { .. } | Held::Head { .. } => None,
+            Held::Packed { .. } | Held::Reduced { .. } | Held::Head { .. } => None,
         }
     }
 
@@ -101,6 +119,10 @@ impl Held {
             Held::Head { source, .. } => Err(RunError::Pack {
                 path: source.path.clone(),
                 reason: "only its header was read".into(),
+            }),
+            Held::Reduced { report, .. } => Err(RunError::Pack {
+                path: report.source.path.clone(),
+                reason: "only its facts were kept".into(),
             }),
             Held::Packed { source, bytes, .. } => {
                 let fail = |e: String| RunError::Pack {
@@ -182,6 +204,49 @@ mod tests {
         assert_eq!(back.activity_stats.len(), 1);
         assert_eq!(back.activity_stats[0].total, Some(0.1 + 0.2));
         assert_eq!(back.warnings.len(), 1);
+    }
+
+    #[test]
+    fn a_reduced_report_keeps_its_facts_and_gives_no_document() {
+        let r = DbReport {
+            source: Source {
+                path: "r.html".into(),
+                ..Default::default()
+            },
+            header: Header {
+                db_name: Some("PROD".into()),
+                elapsed_s: Some(3600.0),
+                db_time_s: Some(7200.0),
+                ..Default::default()
+            },
+            wait_events: WaitEvents {
+                foreground: vec![WaitEvent {
+                    name: "db file sequential read".into(),
+                    waits: Some(1000.0),
+                    time_s: Some(5.0),
+                    src: SourceRef::new("Foreground Wait Events", 7),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let held = Held::reduce(&r);
+        assert!(!held.is_full());
+        assert_eq!(held.source().path, "r.html");
+        assert_eq!(held.header().db_name.as_deref(), Some("PROD"));
+        assert!(held.document().is_err());
+        let Held::Reduced { facts, report } = held else {
+            panic!("not reduced");
+        };
+        // The event rows went with the reduction; the facts keep them.
+        assert!(report.wait_events.foreground.is_empty());
+        let f = facts.bind(&report);
+        assert_eq!(
+            f.event("db file sequential read").map(|e| e.avg_ms),
+            Some(5.0)
+        );
+        assert_eq!(f.db_time(), 7200.0);
     }
 
     #[test]

@@ -231,8 +231,9 @@ pub fn analyze_owned(
 /// The advisor over `reports`, the reports of `db` in its order, and its
 /// auxiliary inputs.
 ///
-/// Each packed report is unpacked, its facts computed, and only its
-/// reduced form ([`awrflash_facts::reduced`]) kept for the facts' readers:
+/// A reduced report comes with its facts ([`Held::Reduced`]); each packed
+/// report is unpacked, its facts computed, and only its reduced form
+/// ([`awrflash_facts::reduced`]) kept for the facts' readers:
 /// the foreground events, Load Profile and time model rows it drops are
 /// most of an interval. The advisor plans in detail for one interval and
 /// reads every section of its report: a report held packed is read again
@@ -251,7 +252,15 @@ fn advise(
     let mut detached: Vec<Option<awrflash_facts::Detached>> = Vec::new();
     for held in reports {
         let whole = held.is_full();
-        let Document::Report(r) = held.into_document()? else {
+        let r = match held {
+            Held::Reduced { facts, report } => {
+                detached.push(Some(*facts));
+                kept.push(*report);
+                continue;
+            }
+            held => held.into_document()?,
+        };
+        let Document::Report(r) = r else {
             continue;
         };
         if whole {

@@ -286,7 +286,7 @@ enum Parsed {
 }
 
 /// Parses one database's reports in parallel and groups them the way the
-/// one-pass run does.
+/// one-pass run does, each report but the busiest reduced to its facts.
 fn parse_database(
     units: &[Unit],
     members: &[usize],
@@ -295,7 +295,9 @@ fn parse_database(
     progress: &dyn Progress,
     start: Instant,
 ) -> Result<Parsed, RunError> {
-    let grouper = Mutex::new(Grouper::thinning());
+    // Reduced, not packed: the database is analysed next, and the advisor
+    // reads no more of a report it does not plan for.
+    let grouper = Mutex::new(Grouper::reducing());
     parse_into(units, members, &grouper, outcomes, bytes, progress, start)?;
     let grouped = grouper
         .into_inner()
