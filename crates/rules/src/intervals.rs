@@ -19,7 +19,8 @@ static NO_REPORT: LazyLock<DbReport> = LazyLock::new(DbReport::default);
 
 /// One database's intervals, ready for [`crate::analyze_intervals`].
 pub struct Intervals<'a> {
-    /// Time order.
+    /// Time order, so an index into `all` is an index into
+    /// `Analysis.series`.
     pub(crate) all: Vec<IntervalFacts<'a>>,
     /// Each interval's index in the order the facts were given.
     given: Vec<usize>,
