@@ -236,9 +236,9 @@ pub fn analyze_owned(
 /// ([`awrflash_facts::reduced`]) kept for the facts' readers:
 /// the foreground events, Load Profile and time model rows it drops are
 /// most of an interval. The advisor plans in detail for one interval and
-/// reads every section of its report: a report held packed is read again
-/// whole (the run keeps the busiest interval whole, which is that report
-/// unless it is an incident).
+/// reads every section of its report: one not held whole is read again
+/// (the run keeps the busiest interval whole, which is that report unless
+/// it is an incident).
 fn advise(
     db: &Database,
     reports: impl Iterator<Item = Held>,
@@ -248,27 +248,28 @@ fn advise(
         label: db.key.label(),
         source,
     };
-    let mut kept: Vec<DbReport> = Vec::new();
-    let mut detached: Vec<Option<awrflash_facts::Detached>> = Vec::new();
+    let n = reports.size_hint().0;
+    let mut kept: Vec<DbReport> = Vec::with_capacity(n);
+    let mut detached: Vec<Option<awrflash_facts::Detached>> = Vec::with_capacity(n);
     for held in reports {
-        let whole = held.is_full();
-        let r = match held {
+        match held {
+            Held::Full(r) => {
+                detached.push(None);
+                kept.push(*r);
+            }
             Held::Reduced { facts, report } => {
                 detached.push(Some(*facts));
                 kept.push(*report);
-                continue;
             }
-            held => held.into_document()?,
-        };
-        let Document::Report(r) = r else {
-            continue;
-        };
-        if whole {
-            detached.push(None);
-            kept.push(*r);
-        } else {
-            detached.push(Some(IntervalFacts::new(&r).detach()));
-            kept.push(awrflash_facts::reduced(&r));
+            // Packed: unpacked and reduced here, one at a time (a head
+            // alone is no document: an error).
+            held => {
+                let Document::Report(r) = held.into_document()? else {
+                    continue;
+                };
+                detached.push(Some(IntervalFacts::new(&r).detach()));
+                kept.push(awrflash_facts::reduced(&r));
+            }
         }
     }
     let cut: Vec<bool> = detached.iter().map(Option::is_some).collect();

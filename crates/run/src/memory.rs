@@ -3,7 +3,7 @@
 //!
 //! glibc keeps the memory a program frees and returns it only from the top
 //! of each heap. A run frees a database's reports while small allocations
-//! that outlive them (the heads, the next database's packed reports) sit
+//! that outlive them (the heads, the next database's reduced reports) sit
 //! between the freed ones, so without help the resident size keeps the
 //! high-water mark of every phase. With this and the survey's copies made
 //! on the main thread, the 144,000-report fleet peaks at 300 MB instead of
