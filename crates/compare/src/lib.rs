@@ -106,7 +106,7 @@ fn window_side(all: usize, s: &SideFacts<'_>) -> WindowSide {
         elapsed_s: round(s.elapsed()),
         host: first.and_then(|r| r.header.host.clone()),
         release: first.and_then(|r| r.header.release.clone()),
-        inputs: s.intervals.iter().map(|w| w.path.clone()).collect(),
+        inputs: s.intervals.iter().map(|w| w.path.to_string()).collect(),
     }
 }
 

@@ -272,8 +272,8 @@ impl IntervalFacts<'_> {
             return;
         };
         let src = EvidenceSrc {
-            path: c.source.path.clone(),
-            section: first.src.section.to_string(),
+            path: awrflash_model::SharedStr::new(&c.source.path),
+            section: first.src.section.clone(),
             line: first.src.line,
         };
         let weighted = |pick: &dyn Fn(&awrflash_model::DeviceSummary) -> Option<(f64, f64)>| {

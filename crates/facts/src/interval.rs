@@ -1,7 +1,7 @@
 //! The facts of one report interval, each with the file, section and line
 //! it came from or the derivation in words.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 
 use awrflash_model::{
     DbReport, DbTimeBreakdown, EvidenceSrc, FileIoRow, HistogramRow, IostatCapture, SharedStr,
@@ -23,7 +23,7 @@ pub struct Ev {
     pub avg_ms: f64,
     pub pct_db_time: f64,
     /// The report's file, shared by every event of the interval.
-    pub path: Arc<str>,
+    pub path: SharedStr,
     /// The event's row (its section name is shared with the report's).
     pub at: SourceRef,
 }
@@ -35,8 +35,8 @@ impl Ev {
     /// name and section title for as long as the run holds the interval.
     pub fn src(&self) -> EvidenceSrc {
         EvidenceSrc {
-            path: self.path.to_string(),
-            section: self.at.section.to_string(),
+            path: self.path.clone(),
+            section: self.at.section.clone(),
             line: self.at.line,
         }
     }
@@ -102,7 +102,8 @@ impl Detached {
 #[derive(Debug, Clone)]
 pub struct IntervalFacts<'a> {
     pub report: &'a DbReport,
-    pub path: String,
+    /// The report's file, shared by the sources of its figures.
+    pub path: SharedStr,
     pub elapsed_s: Option<Num>,
     pub db_time_s: Option<Num>,
     pub db_cpu_s: Option<Num>,
@@ -132,7 +133,7 @@ pub struct IntervalFacts<'a> {
 
 impl<'a> IntervalFacts<'a> {
     pub fn new(report: &'a DbReport) -> Self {
-        let path = report.source.path.clone();
+        let path = SharedStr::new(&report.source.path);
         let mut w = IntervalFacts {
             report,
             path,
@@ -209,7 +210,7 @@ impl<'a> IntervalFacts<'a> {
     pub fn src(&self, r: &SourceRef) -> EvidenceSrc {
         EvidenceSrc {
             path: self.path.clone(),
-            section: r.section.to_string(),
+            section: r.section.clone(),
             line: r.line,
         }
     }
@@ -299,7 +300,7 @@ impl<'a> IntervalFacts<'a> {
 
     fn fill_events(&mut self) {
         let db_time = self.db_time_s.as_ref().map(|n| n.value);
-        let path: Arc<str> = Arc::from(self.path.as_str());
+        let path = self.path.clone();
         let mut evs: Vec<Ev> = Vec::new();
         for e in &self.report.wait_events.foreground {
             if let Some(ev) = self.ev_from_wait(e, db_time, &path) {
@@ -319,7 +320,7 @@ impl<'a> IntervalFacts<'a> {
         self.events = evs;
     }
 
-    fn ev_from_wait(&self, e: &WaitEvent, db_time: Option<f64>, path: &Arc<str>) -> Option<Ev> {
+    fn ev_from_wait(&self, e: &WaitEvent, db_time: Option<f64>, path: &SharedStr) -> Option<Ev> {
         self.make_ev(
             path,
             e.name.clone(),
@@ -332,7 +333,7 @@ impl<'a> IntervalFacts<'a> {
         )
     }
 
-    fn ev_from_top(&self, e: &TopEvent, db_time: Option<f64>, path: &Arc<str>) -> Option<Ev> {
+    fn ev_from_top(&self, e: &TopEvent, db_time: Option<f64>, path: &SharedStr) -> Option<Ev> {
         // DB CPU / CPU time rows have no waits: not a wait event.
         e.waits?;
         self.make_ev(
@@ -350,7 +351,7 @@ impl<'a> IntervalFacts<'a> {
     #[allow(clippy::too_many_arguments)]
     fn make_ev(
         &self,
-        path: &Arc<str>,
+        path: &SharedStr,
         name: SharedStr,
         waits: Option<f64>,
         time_s: Option<f64>,
@@ -546,7 +547,7 @@ impl<'a> IntervalFacts<'a> {
 
     pub fn background(&self, name: &str) -> Option<Ev> {
         let e = self.report.background_event(name)?;
-        let path = Arc::from(self.path.as_str());
+        let path = self.path.clone();
         self.ev_from_wait(e, self.db_time_s.as_ref().map(|n| n.value), &path)
     }
 
@@ -765,10 +766,10 @@ impl<'a> IntervalFacts<'a> {
             {
                 self.fill_device_from_iostat(c);
             }
-            let path = c.source.path.clone();
+            let path = SharedStr::new(&c.source.path);
             let at = |r: &SourceRef| EvidenceSrc {
                 path: path.clone(),
-                section: r.section.to_string(),
+                section: r.section.clone(),
                 line: r.line,
             };
             if self.host_busy_pct.is_none() {

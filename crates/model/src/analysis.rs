@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::SharedStr;
+
 /// Severity of a finding; ordered, so `--fail-on warning` means `>= Warning`.
 #[derive(
     Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
@@ -73,12 +75,15 @@ impl PartialEq<&str> for Bound {
     }
 }
 
-/// Where a cited number came from: file, section, line.
+/// Where a cited number came from: file, section, line. The file and the
+/// section are shared strings: every figure of an interval cites the same
+/// file and a few section names, and a run holds the figures of thousands
+/// of intervals.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(default)]
 pub struct EvidenceSrc {
-    pub path: String,
-    pub section: String,
+    pub path: SharedStr,
+    pub section: SharedStr,
     pub line: u32,
 }
 

@@ -63,7 +63,7 @@ pub fn exhibits(
                 .into(),
                 src: Some(EvidenceSrc {
                     path: w.path.clone(),
-                    section: s.src.section.to_string(),
+                    section: s.src.section.clone(),
                     line: s.src.line,
                 }),
                 derived_from: None,

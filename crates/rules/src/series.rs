@@ -27,7 +27,7 @@ pub fn points(all: &[IntervalFacts]) -> Vec<SnapshotPoint> {
                 read_mb_s: val(&w.read_mb_s),
                 write_mb_s: val(&w.write_mb_s),
                 redo_mb_s: w.redo_mb_s().map_or(0.0, |n| round(n.value)),
-                path: w.path.clone(),
+                path: w.path.to_string(),
             }
         })
         .collect();

@@ -655,7 +655,7 @@ pub fn long_interval_caveat(all: &[IntervalFacts]) -> Option<awrflash_model::Cav
     };
     let src = first.report.header.src.clone().unwrap_or_default();
     Some(awrflash_model::Caveat {
-        path: first.path.clone(),
+        path: first.path.to_string(),
         section: src.section.to_string(),
         line: src.line,
         message: format!(
@@ -677,7 +677,7 @@ impl crate::checks::Check for Thresholds {
         let when =
             |w: &IntervalFacts| match (&w.report.header.begin_time, &w.report.header.end_time) {
                 (Some(b), Some(e)) => format!("{b} to {e}"),
-                _ => w.path.clone(),
+                _ => w.path.to_string(),
             };
         ctx.all
             .iter()

@@ -57,8 +57,8 @@ pub fn injected() -> Analysis {
             p(&mut e.label);
             p(&mut e.unit);
             if let Some(s) = &mut e.src {
-                p(&mut s.path);
-                p(&mut s.section);
+                s.path = format!("{}{both}", s.path).as_str().into();
+                s.section = format!("{}{both}", s.section).as_str().into();
             }
             if let Some(d) = &mut e.derived_from {
                 p(d);

@@ -381,7 +381,7 @@ impl Check for PeakInterval {
             &w.report.header.end_time,
         ) {
             (Some(b), Some(e)) => format!("{b} to {e}"),
-            _ => w.path.clone(),
+            _ => w.path.to_string(),
         };
         let when = when_of(pw);
         // The plan is for the peak unless the peak is an incident (AF006).

@@ -264,13 +264,13 @@ fn fc_stat(ctx: &Ctx, name: &str) -> Option<Num> {
         return Some(n);
     }
     for s in &ctx.sysstat {
-        let path = s.source.path.clone();
+        let path = awrflash_model::SharedStr::new(&s.source.path);
         let from = |v: &awrflash_model::SysstatValue| {
             v.value.map(|x| Num {
                 value: x,
                 src: Some(awrflash_model::EvidenceSrc {
                     path: path.clone(),
-                    section: v.src.section.to_string(),
+                    section: v.src.section.clone(),
                     line: v.src.line,
                 }),
                 derived: None,
