@@ -300,10 +300,9 @@ impl<'a> IntervalFacts<'a> {
 
     fn fill_events(&mut self) {
         let db_time = self.db_time_s.as_ref().map(|n| n.value);
-        let path = self.path.clone();
         let mut evs: Vec<Ev> = Vec::new();
         for e in &self.report.wait_events.foreground {
-            if let Some(ev) = self.ev_from_wait(e, db_time, &path) {
+            if let Some(ev) = self.ev_from_wait(e, db_time) {
                 evs.push(ev);
             }
         }
@@ -311,7 +310,7 @@ impl<'a> IntervalFacts<'a> {
             if evs.iter().any(|e| e.name.eq_ignore_ascii_case(&t.name)) {
                 continue;
             }
-            if let Some(ev) = self.ev_from_top(t, db_time, &path) {
+            if let Some(ev) = self.ev_from_top(t, db_time) {
                 evs.push(ev);
             }
         }
@@ -320,9 +319,8 @@ impl<'a> IntervalFacts<'a> {
         self.events = evs;
     }
 
-    fn ev_from_wait(&self, e: &WaitEvent, db_time: Option<f64>, path: &SharedStr) -> Option<Ev> {
+    fn ev_from_wait(&self, e: &WaitEvent, db_time: Option<f64>) -> Option<Ev> {
         self.make_ev(
-            path,
             e.name.clone(),
             e.waits,
             e.time_s,
@@ -333,11 +331,10 @@ impl<'a> IntervalFacts<'a> {
         )
     }
 
-    fn ev_from_top(&self, e: &TopEvent, db_time: Option<f64>, path: &SharedStr) -> Option<Ev> {
+    fn ev_from_top(&self, e: &TopEvent, db_time: Option<f64>) -> Option<Ev> {
         // DB CPU / CPU time rows have no waits: not a wait event.
         e.waits?;
         self.make_ev(
-            path,
             SharedStr::new(&e.name),
             e.waits,
             e.time_s,
@@ -351,7 +348,6 @@ impl<'a> IntervalFacts<'a> {
     #[allow(clippy::too_many_arguments)]
     fn make_ev(
         &self,
-        path: &SharedStr,
         name: SharedStr,
         waits: Option<f64>,
         time_s: Option<f64>,
@@ -375,7 +371,7 @@ impl<'a> IntervalFacts<'a> {
             },
             pct_db_time: pct
                 .unwrap_or_else(|| db_time.map(|d| ratio(time_s * 100.0, d)).unwrap_or(0.0)),
-            path: path.clone(),
+            path: self.path.clone(),
             at: src.clone(),
         })
     }
@@ -547,8 +543,7 @@ impl<'a> IntervalFacts<'a> {
 
     pub fn background(&self, name: &str) -> Option<Ev> {
         let e = self.report.background_event(name)?;
-        let path = self.path.clone();
-        self.ev_from_wait(e, self.db_time_s.as_ref().map(|n| n.value), &path)
+        self.ev_from_wait(e, self.db_time_s.as_ref().map(|n| n.value))
     }
 
     /// Events of a class present in the report.

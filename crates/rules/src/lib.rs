@@ -306,10 +306,7 @@ pub fn analyze_intervals(
 
 /// The index in `docs` of the report [`analyze`] makes its detailed plan
 /// for: the busiest interval that is not an incident (the only report, or
-/// `None` without reports). It reads only what a thinned report keeps
-/// (load profile, time model, wait events, OS statistics), so a run layer
-/// can call it before dropping the SQL lists, segment lists, advisories and
-/// file I/O of the other reports.
+/// `None` without reports), as [`Intervals::new`] picks it.
 pub fn analysed_report(docs: &[Document]) -> Result<Option<usize>, RulesError> {
     let (index, facts): (Vec<usize>, Vec<IntervalFacts>) = docs
         .iter()

@@ -295,21 +295,16 @@ fn advise(
         iv.replace_analysed(IntervalFacts::new(&whole))
             .map_err(advisor)?;
     }
+    // Every input in the order given: the reports (the analysed one whole
+    // by now), then the auxiliary inputs.
+    let sources: Vec<(&awrflash_model::Source, &[awrflash_model::Warning])> = iv
+        .given_order()
+        .map(|f| (&f.report.source, f.report.warnings.as_slice()))
+        .chain(db.aux.iter().map(|d| (d.source(), d.warnings())))
+        .collect();
     let given = awrflash_rules::Given {
-        inputs: iv
-            .given_order()
-            .map(|f| f.report.source.clone())
-            .chain(db.aux.iter().map(|d| d.source().clone()))
-            .collect(),
-        caveats: awrflash_rules::caveats(
-            iv.given_order()
-                .map(|f| (f.report.source.path.as_str(), f.report.warnings.as_slice()))
-                .chain(
-                    db.aux
-                        .iter()
-                        .map(|d| (d.source().path.as_str(), d.warnings())),
-                ),
-        ),
+        inputs: sources.iter().map(|(s, _)| (*s).clone()).collect(),
+        caveats: awrflash_rules::caveats(sources.iter().map(|(s, w)| (s.path.as_str(), *w))),
         aux: &db.aux,
     };
     let mut analysis = awrflash_rules::analyze_intervals(iv, &given, opts).map_err(advisor)?;
