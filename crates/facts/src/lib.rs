@@ -37,7 +37,7 @@ pub use histogram::Distribution;
 pub use interval::{Detached, Ev, IntervalFacts, KEY_HISTOGRAMS};
 pub use num::{Num, ratio, round};
 pub use size::parse_size;
-pub use thin::{INTERVAL_STATS, interval_event, reduced, thin};
+pub use thin::{INTERVAL_STATS, interval_event, lean, reduced, thin};
 pub use trend::{TREND_METRICS, peak_interval, trend};
 
 /// Bytes in a megabyte (MB/s figures are per 1,048,576 bytes).

@@ -127,7 +127,31 @@ pub fn thin(report: &DbReport) -> DbReport {
 /// [`IntervalFacts`]: crate::IntervalFacts
 /// [`IntervalFacts::new`]: crate::IntervalFacts::new
 pub fn reduced(report: &DbReport) -> DbReport {
-    let r = report;
+    with_rows_read_later(read_later(report), report)
+}
+
+/// `report` cut down to what the readers over every interval of a window
+/// read once the window's moves of the interval are computed
+/// (`awrflash_rules::MovesPlanner`): [`reduced`] without the sections only
+/// an interval's plan reads (the wait histograms, OS statistics, Host
+/// CPU, IOStat by function and by filetype, tablespace I/O and the
+/// parameters). What stays: the header and source (order, gaps, identity),
+/// the activity statistics of [`INTERVAL_STATS`] (the trend's flash cache
+/// hits, the classification's logons), the background events of
+/// [`interval_event`]s (the trend's redo and I/O latencies where the
+/// foreground table lacks them), the Load Profile's `Logons`, the time
+/// model's `background cpu time` and the warnings that change the meaning
+/// of the result. Invariant (tested over the corpus and the fixtures): an
+/// analysis whose intervals but the analysed one are held as their facts
+/// over `lean(r)`, with their moves, is the analysis of the whole reports.
+pub fn lean(report: &DbReport) -> DbReport {
+    with_rows_read_later(every_form(report), report)
+}
+
+/// `base` with the rows of `r` a reader looks up after
+/// [`crate::IntervalFacts::new`]: the Load Profile's `Logons` and the time
+/// model's `background cpu time`.
+fn with_rows_read_later(base: DbReport, r: &DbReport) -> DbReport {
     DbReport {
         load_profile: r.load_profile_row("Logons").into_iter().cloned().collect(),
         time_model: r
@@ -135,13 +159,14 @@ pub fn reduced(report: &DbReport) -> DbReport {
             .into_iter()
             .cloned()
             .collect(),
-        ..read_later(r)
+        ..base
     }
 }
 
-/// What [`thin`] and [`reduced`] both keep: the sections the lazy readers
-/// of [`crate::IntervalFacts`] read.
-fn read_later(r: &DbReport) -> DbReport {
+/// What every cut form keeps: the source and header, the background
+/// events of [`interval_event`]s, the activity statistics of
+/// [`INTERVAL_STATS`] and the warnings that change the meaning.
+fn every_form(r: &DbReport) -> DbReport {
     DbReport {
         source: r.source.clone(),
         header: r.header.clone(),
@@ -149,14 +174,23 @@ fn read_later(r: &DbReport) -> DbReport {
             background: keep(&r.wait_events.background, |e| interval_event(&e.name)),
             ..Default::default()
         },
-        wait_histogram: keep(&r.wait_histogram, |h| interval_event(&h.event)),
-        os_stats: r.os_stats.clone(),
-        host_cpu: r.host_cpu.clone(),
         activity_stats: keep(&r.activity_stats, |s| {
             INTERVAL_STATS
                 .iter()
                 .any(|n| n.eq_ignore_ascii_case(&s.name))
         }),
+        warnings: keep(&r.warnings, |w| w.is_meaning_changing()),
+        ..Default::default()
+    }
+}
+
+/// What [`thin`] and [`reduced`] both keep: the sections the lazy readers
+/// of [`crate::IntervalFacts`] read.
+fn read_later(r: &DbReport) -> DbReport {
+    DbReport {
+        wait_histogram: keep(&r.wait_histogram, |h| interval_event(&h.event)),
+        os_stats: r.os_stats.clone(),
+        host_cpu: r.host_cpu.clone(),
         iostat_function: r.iostat_function.clone(),
         iostat_filetype: r.iostat_filetype.clone(),
         tablespace_io: r.tablespace_io.clone(),
@@ -165,8 +199,7 @@ fn read_later(r: &DbReport) -> DbReport {
                 .iter()
                 .any(|n| n.eq_ignore_ascii_case(&p.name))
         }),
-        warnings: keep(&r.warnings, |w| w.is_meaning_changing()),
-        ..Default::default()
+        ..every_form(r)
     }
 }
 

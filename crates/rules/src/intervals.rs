@@ -22,6 +22,9 @@ pub struct Intervals<'a> {
     /// Time order, so an index into `all` is an index into
     /// `Analysis.series`.
     pub(crate) all: Vec<IntervalFacts<'a>>,
+    /// Each interval's window moves when they were computed while its
+    /// report was whole ([`Intervals::with_moves`]), in the order of `all`.
+    pub(crate) moves: Vec<Option<window::WindowMoves>>,
     /// Each interval's index in the order the facts were given.
     given: Vec<usize>,
     /// One class per interval with two intervals or more; none with one.
@@ -36,6 +39,21 @@ impl<'a> Intervals<'a> {
     /// Orders and classifies `facts`, one per report of the database, and
     /// picks the interval to plan for.
     pub fn new(facts: Vec<IntervalFacts<'a>>) -> Result<Self, RulesError> {
+        let none = facts.iter().map(|_| None).collect();
+        Self::with_moves(facts, none)
+    }
+
+    /// [`Intervals::new`] with each interval's [`window::WindowMoves`]
+    /// (`moves[i]` for `facts[i]`), computed by a
+    /// [`window::MovesPlanner`] while its report was whole: an interval
+    /// that has them may be held over its lean report
+    /// ([`awrflash_facts::lean`]), since nothing else reads the sections
+    /// that form drops.
+    pub fn with_moves(
+        facts: Vec<IntervalFacts<'a>>,
+        mut moves: Vec<Option<window::WindowMoves>>,
+    ) -> Result<Self, RulesError> {
+        moves.resize_with(facts.len(), || None);
         // Sorted in place: a run holds thousands of facts, a copy of them
         // beside the given ones would be most of its peak.
         let mut given: Vec<usize> = (0..facts.len()).collect();
@@ -45,11 +63,14 @@ impl<'a> Intervals<'a> {
         });
         let mut all = facts;
         permute(&mut all, &given);
+        permute(&mut moves, &given);
         if all.is_empty() {
             all.push(IntervalFacts::new(&NO_REPORT));
+            moves.push(None);
         }
         let mut iv = Intervals {
             all,
+            moves,
             given,
             classes: Vec::new(),
             peak: 0,
@@ -94,6 +115,11 @@ impl<'a> Intervals<'a> {
     pub fn replace_analysed(&mut self, facts: IntervalFacts<'a>) -> Result<(), RulesError> {
         if let Some(slot) = self.all.get_mut(self.primary) {
             *slot = facts;
+        }
+        // Planned from the whole report in the window, like an interval
+        // held whole.
+        if let Some(slot) = self.moves.get_mut(self.primary) {
+            *slot = None;
         }
         self.classify()
     }

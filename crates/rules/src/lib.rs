@@ -44,6 +44,7 @@ use serde::Serialize;
 use awrflash_facts::IntervalFacts;
 
 pub use intervals::Intervals;
+pub use window::{MovesPlanner, WindowMoves};
 
 /// Schema version of the JSON `Analysis` this crate produces. 2: the
 /// source formats `sar-solaris` and `sar-hpux`, and `--format json` on
@@ -199,6 +200,7 @@ pub fn analyze_intervals(
     }
     let Intervals {
         mut all,
+        moves,
         classes,
         peak,
         primary,
@@ -218,6 +220,15 @@ pub fn analyze_intervals(
         devices::DEFAULT_FLASH
     };
     let flash = devices::find(&devs, opts.device.as_deref().unwrap_or(default_flash))?;
+    // An interval held without the sections the window's plan reads must
+    // come with its moves for this device (a planner made with these
+    // options computes them for every device this can pick).
+    if moves.iter().flatten().any(|m| !m.has(&flash.name)) {
+        return Err(RulesError::Config(format!(
+            "an interval's window moves were computed without device `{}`",
+            flash.name
+        )));
+    }
     // Gates: an idle interval gets no advice.
     let idle = gates::idle(w)?;
     // Plan: every projection, the flash cache decision included.
@@ -256,6 +267,7 @@ pub fn analyze_intervals(
     };
     let window = window::window(
         &all,
+        &moves,
         &classes,
         primary,
         &window::Context {

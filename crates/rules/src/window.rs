@@ -288,15 +288,18 @@ fn saving(plan: &Plan, key: &str) -> (f64, f64, Bound) {
 /// option with its steps and evidence) is dropped as soon as it is made, so
 /// a window of thousands of intervals holds a few numbers per interval, not
 /// a plan.
+#[derive(Debug, Clone)]
 struct IntervalMoves {
     /// Every key of [`WINDOW_MOVES`], in order.
     moves: Vec<Move>,
 }
 
+#[derive(Debug, Clone)]
 struct Move {
     key: &'static str,
-    /// The option's title, when the plan offers the move.
-    title: Option<String>,
+    /// The option's title, when the plan offers the move: shared with the
+    /// other intervals' equal titles (a run holds these for every interval).
+    title: Option<awrflash_model::SharedStr>,
     saving: (f64, f64, Bound),
 }
 
@@ -311,7 +314,7 @@ impl IntervalMoves {
                         .options
                         .iter()
                         .find(|o| o.key == *k)
-                        .map(|o| o.title.clone()),
+                        .map(|o| awrflash_model::SharedStr::shared(&o.title)),
                     saving: saving(plan, k),
                 })
                 .collect(),
@@ -331,6 +334,78 @@ impl IntervalMoves {
     /// for is one of [`WINDOW_MOVES`]; another reads as not offered.
     fn saving(&self, key: &str) -> (f64, f64, Bound) {
         self.find(key).map_or((0.0, 0.0, Bound::None), |m| m.saving)
+    }
+}
+
+/// What the window reads of one interval, computed while the interval's
+/// report is whole ([`MovesPlanner::moves`]): its [`IntervalMoves`] for
+/// each device the analysis may plan for. With these, the window reads
+/// nothing of the interval's report that [`awrflash_facts::lean`] drops.
+#[derive(Debug, Clone)]
+pub struct WindowMoves {
+    by_device: Vec<(String, IntervalMoves)>,
+}
+
+impl WindowMoves {
+    fn of(&self, device: &str) -> Option<&IntervalMoves> {
+        self.by_device
+            .iter()
+            .find(|(d, _)| d == device)
+            .map(|(_, m)| m)
+    }
+
+    /// Whether the moves for the device profile named `device` are here.
+    pub fn has(&self, device: &str) -> bool {
+        self.of(device).is_some()
+    }
+}
+
+/// Computes [`WindowMoves`] for the devices an analysis with these options
+/// may plan for: the one `--device` names, else the default flash profile
+/// and the Exadata cells' (the analysed interval picks between them).
+pub struct MovesPlanner {
+    devices: Vec<DeviceProfile>,
+    opts: Options,
+}
+
+impl MovesPlanner {
+    pub fn new(opts: &Options) -> Result<MovesPlanner, RulesError> {
+        let all = crate::devices::load(opts.devices_toml.as_deref())?;
+        // A device name the profiles lack is the analysis's error to give
+        // (the same as without a planner): nothing is planned for it here.
+        let devices = candidate_devices(opts)
+            .iter()
+            .filter_map(|n| crate::devices::find(&all, n).ok().cloned())
+            .collect();
+        Ok(MovesPlanner {
+            devices,
+            opts: opts.clone(),
+        })
+    }
+
+    pub fn moves(&self, w: &IntervalFacts) -> WindowMoves {
+        WindowMoves {
+            by_device: self
+                .devices
+                .iter()
+                .map(|d| {
+                    (
+                        d.name.clone(),
+                        IntervalMoves::of(&projection::interval_plan(w, d, &self.opts)),
+                    )
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The device profiles [`crate::analyze_intervals`] may pick for the
+/// window: the one the options name, else the default flash or, on
+/// Exadata, the cells' flash.
+pub(crate) fn candidate_devices(opts: &Options) -> Vec<&str> {
+    match opts.device.as_deref() {
+        Some(d) => vec![d],
+        None => vec![crate::devices::DEFAULT_FLASH, crate::devices::EXADATA_FLASH],
     }
 }
 
@@ -393,8 +468,14 @@ pub struct Context<'a> {
 
 /// Projects each interval with [`projection::interval_plan`] and
 /// aggregates. `None` with fewer than two intervals.
+///
+/// `moves` (one per interval, or empty) holds what was computed for an
+/// interval while its report was whole; an interval without them is planned
+/// here from its facts, which must then read over its whole (or reduced)
+/// report.
 pub fn window(
     all: &[IntervalFacts],
+    moves: &[Option<WindowMoves>],
     classes: &[Class],
     analysed: usize,
     cx: &Context,
@@ -404,7 +485,17 @@ pub fn window(
     }
     let plans: Vec<IntervalMoves> = all
         .iter()
-        .map(|w| IntervalMoves::of(&projection::interval_plan(w, cx.flash, cx.opts)))
+        .enumerate()
+        .map(|(i, w)| {
+            match moves
+                .get(i)
+                .and_then(Option::as_ref)
+                .and_then(|m| m.of(&cx.flash.name))
+            {
+                Some(m) => m.clone(),
+                None => IntervalMoves::of(&projection::interval_plan(w, cx.flash, cx.opts)),
+            }
+        })
         .collect();
     // The move that saves most over the window (mid of the ranges).
     let total = |key: &str| -> f64 {

@@ -14,7 +14,7 @@ mod common;
 
 use awrflash_facts::{
     FLASH_CACHE_READS, INTERVAL_STATS, IntervalFacts, KEY_HISTOGRAMS, MULTIBLOCK, SINGLE_BLOCK,
-    TEMP, WRITE_WAITS, reduced, thin,
+    TEMP, WRITE_WAITS, lean, reduced, thin,
 };
 use awrflash_model::{DbReport, Document};
 
@@ -229,15 +229,7 @@ fn an_analysis_over_reduced_intervals_is_the_full_analysis() {
     );
     iv.replace_analysed(IntervalFacts::new(&reports[i]))
         .unwrap();
-    let given = awrflash_rules::Given {
-        inputs: reports.iter().map(|r| r.source.clone()).collect(),
-        caveats: awrflash_rules::caveats(
-            reports
-                .iter()
-                .map(|r| (r.source.path.as_str(), r.warnings.as_slice())),
-        ),
-        aux: &[],
-    };
+    let given = given(&reports);
     let opts = awrflash_rules::Options::default();
     let a = awrflash_rules::analyze(&full, &opts).unwrap();
     let b = awrflash_rules::analyze_intervals(iv, &given, &opts).unwrap();
@@ -246,6 +238,128 @@ fn an_analysis_over_reduced_intervals_is_the_full_analysis() {
         serde_json::to_string_pretty(&a).unwrap(),
         serde_json::to_string_pretty(&b).unwrap()
     );
+}
+
+/// What the run gives the advisor besides the intervals, for `reports`.
+fn given(reports: &[DbReport]) -> awrflash_rules::Given<'static> {
+    awrflash_rules::Given {
+        inputs: reports.iter().map(|r| r.source.clone()).collect(),
+        caveats: awrflash_rules::caveats(
+            reports
+                .iter()
+                .map(|r| (r.source.path.as_str(), r.warnings.as_slice())),
+        ),
+        aux: &[],
+    }
+}
+
+/// The analysis over `reports` with every interval held as its facts over
+/// its lean report and its window moves from `planner` (the analysed one
+/// given its whole report back, as the run does).
+fn lean_analysis(
+    reports: &[DbReport],
+    planner: &awrflash_rules::MovesPlanner,
+    opts: &awrflash_rules::Options,
+) -> Result<awrflash_model::Analysis, awrflash_rules::RulesError> {
+    let mut detached = Vec::new();
+    let mut moves = Vec::new();
+    for r in reports {
+        let f = IntervalFacts::new(r);
+        moves.push(Some(planner.moves(&f)));
+        detached.push(f.detach());
+    }
+    let cut: Vec<DbReport> = reports.iter().map(lean).collect();
+    let facts: Vec<IntervalFacts> = detached
+        .into_iter()
+        .zip(&cut)
+        .map(|(d, c)| d.bind(c))
+        .collect();
+    let mut iv = awrflash_rules::Intervals::with_moves(facts, moves).unwrap();
+    let i = iv.analysed_input().unwrap();
+    iv.replace_analysed(IntervalFacts::new(&reports[i]))
+        .unwrap();
+    let given = given(reports);
+    awrflash_rules::analyze_intervals(iv, &given, opts)
+}
+
+#[test]
+fn an_analysis_over_lean_intervals_with_their_moves_is_the_full_analysis() {
+    let reports = reports();
+    let full: Vec<Document> = reports
+        .iter()
+        .map(|r| Document::Report(Box::new(r.clone())))
+        .collect();
+    for device in [None, Some("exadata-cell-flash"), Some("nvme-modern")] {
+        let opts = awrflash_rules::Options {
+            device: device.map(str::to_string),
+            ..Default::default()
+        };
+        let planner = awrflash_rules::MovesPlanner::new(&opts).unwrap();
+        let a = awrflash_rules::analyze(&full, &opts).unwrap();
+        let b = lean_analysis(&reports, &planner, &opts).unwrap();
+        assert!(a.series.len() > 20);
+        assert!(
+            a.window.is_some(),
+            "the window is planned over every interval"
+        );
+        assert_eq!(
+            serde_json::to_string_pretty(&a).unwrap(),
+            serde_json::to_string_pretty(&b).unwrap(),
+            "device {device:?}"
+        );
+    }
+}
+
+#[test]
+fn moves_computed_for_other_devices_are_an_error_not_a_guess() {
+    let reports = reports();
+    // Moves for the default devices; the analysis asked for another one.
+    let planner = awrflash_rules::MovesPlanner::new(&awrflash_rules::Options::default()).unwrap();
+    let opts = awrflash_rules::Options {
+        device: Some("nvme-modern".into()),
+        ..Default::default()
+    };
+    let err = lean_analysis(&reports, &planner, &opts).unwrap_err();
+    assert!(err.to_string().contains("nvme-modern"), "{err}");
+}
+
+#[test]
+fn a_lean_report_keeps_what_the_readers_over_every_interval_read() {
+    for r in reports() {
+        let l = lean(&r);
+        let f = IntervalFacts::new(&r);
+        let over_lean = IntervalFacts::new(&r).detach();
+        let g = over_lean.bind(&l);
+        let path = &r.source.path;
+        // The trend's and the classification's readers of the report.
+        for name in [
+            "db file sequential read",
+            "log file sync",
+            "log file parallel write",
+        ] {
+            assert_eq!(
+                format!("{:?}", f.event_avg_ms(name)),
+                format!("{:?}", g.event_avg_ms(name)),
+                "{path}: {name}"
+            );
+        }
+        for name in INTERVAL_STATS {
+            assert_eq!(
+                format!("{:?}", f.stat_rate(name)),
+                format!("{:?}", g.stat_rate(name)),
+                "{path}: {name}"
+            );
+        }
+        assert_eq!(
+            format!("{:?}", f.io_share_pct()),
+            format!("{:?}", g.io_share_pct()),
+            "{path}"
+        );
+        assert_eq!(r.header, l.header, "{path}");
+        assert!(
+            l.wait_histogram.is_empty() && l.os_stats.is_empty() && l.iostat_function.is_empty()
+        );
+    }
 }
 
 #[test]

@@ -11,9 +11,11 @@
 //! arrives, the previous one is packed.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use awrflash_facts::IntervalFacts;
 use awrflash_model::{DbKey, DbReport, Document, Header, Source};
+use awrflash_rules::MovesPlanner;
 
 use crate::RunError;
 use crate::held::Held;
@@ -148,6 +150,9 @@ enum Cut {
 /// matter.
 pub struct Grouper {
     cut: Cut,
+    /// With [`Grouper::reducing`]: the window's moves of each reduced
+    /// report are computed while it is whole, and it is held lean.
+    planner: Option<Arc<MovesPlanner>>,
     slots: BTreeMap<DbKey, Slot>,
     aux: Vec<Document>,
     most_full: usize,
@@ -159,6 +164,7 @@ impl Grouper {
     pub fn keeping_all() -> Grouper {
         Grouper {
             cut: Cut::Keep,
+            planner: None,
             slots: BTreeMap::new(),
             aux: Vec::new(),
             most_full: 0,
@@ -178,9 +184,12 @@ impl Grouper {
     /// interval's, and of the others their facts over their reduced
     /// reports (`awrflash analyze`, one database at a time: the advisor
     /// needs no more of them, and would otherwise unpack them all at once).
-    pub fn reducing() -> Grouper {
+    /// With `planner` (made with the analysis's options) each is held with
+    /// its window moves over its lean report ([`Held::reduce_for`]).
+    pub fn reducing(planner: Option<Arc<MovesPlanner>>) -> Grouper {
         Grouper {
             cut: Cut::Reduce,
+            planner,
             ..Grouper::keeping_all()
         }
     }
@@ -265,7 +274,7 @@ impl Grouper {
             }
         };
         if cut != Cut::Keep {
-            settle(slot, at, cut)?;
+            settle(slot, at, cut, self.planner.as_deref())?;
         }
         let full = slot.entries.iter().filter(|e| e.held.is_full()).count();
         self.most_full = self.most_full.max(full);
@@ -320,7 +329,12 @@ impl Grouper {
 
 /// Entry `at` has just come in whole: it becomes the database's peak and
 /// the previous peak is cut (`cut`), or it is cut itself.
-fn settle(slot: &mut Slot, at: usize, cut: Cut) -> Result<(), RunError> {
+fn settle(
+    slot: &mut Slot,
+    at: usize,
+    cut: Cut,
+    planner: Option<&MovesPlanner>,
+) -> Result<(), RunError> {
     let peak = match slot.peak {
         Some(p) => p,
         // The first report, or the peak was replaced by a copy: the best
@@ -346,7 +360,7 @@ fn settle(slot: &mut Slot, at: usize, cut: Cut) -> Result<(), RunError> {
         && let Held::Full(r) = &e.held
     {
         e.held = match cut {
-            Cut::Reduce => Held::reduce(r),
+            Cut::Reduce => Held::reduce_for(r, planner),
             Cut::Pack | Cut::Keep => Held::pack(r)?,
         };
     }

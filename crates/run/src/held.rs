@@ -17,11 +17,28 @@ use std::io::{Read, Write};
 
 use awrflash_facts::{Detached, IntervalFacts};
 use awrflash_model::{DbReport, Document, Header, Source};
+use awrflash_rules::{MovesPlanner, WindowMoves};
 use flate2::Compression;
 use flate2::read::DeflateDecoder;
 use flate2::write::DeflateEncoder;
 
 use crate::RunError;
+
+/// What [`Held::reduce_for`] holds of `report`: its facts, the report they
+/// read from (lean with a planner, else reduced) and its window moves.
+pub(crate) fn reduced_parts(
+    report: &DbReport,
+    planner: Option<&MovesPlanner>,
+) -> (Detached, DbReport, Option<WindowMoves>) {
+    let facts = IntervalFacts::new(report);
+    match planner {
+        Some(p) => {
+            let moves = p.moves(&facts);
+            (facts.detach(), awrflash_facts::lean(report), Some(moves))
+        }
+        None => (facts.detach(), awrflash_facts::reduced(report), None),
+    }
+}
 
 /// One report of a database.
 #[derive(Debug, Clone)]
@@ -34,14 +51,18 @@ pub enum Held {
         header: Box<Header>,
         bytes: Box<[u8]>,
     },
-    /// The report's facts ([`awrflash_facts::Detached`]) and its reduced
-    /// form ([`awrflash_facts::reduced`]), which answers every reader of
-    /// the facts: what the advisor reads of an interval it does not plan
-    /// for in detail. No document: the events, Load Profile and time model
-    /// are in the facts only.
+    /// The report's facts ([`awrflash_facts::Detached`]) over what the
+    /// advisor still reads of an interval it does not plan for in detail:
+    /// without `moves`, its reduced form ([`awrflash_facts::reduced`]),
+    /// which answers every reader of the facts; with the window's moves
+    /// computed from the whole report ([`awrflash_rules::MovesPlanner`]),
+    /// its lean form ([`awrflash_facts::lean`]), which answers the readers
+    /// over every interval of a window. No document: the events, Load
+    /// Profile and time model are in the facts only.
     Reduced {
         facts: Box<Detached>,
         report: Box<DbReport>,
+        moves: Option<Box<WindowMoves>>,
     },
     /// Only the report's source and header, read from the head of its
     /// input ([`crate::survey`]): where and when it was taken, for grouping,
@@ -71,9 +92,19 @@ impl Held {
 
     /// The facts of `report` over its reduced form.
     pub fn reduce(report: &DbReport) -> Held {
+        Held::reduce_for(report, None)
+    }
+
+    /// [`Held::reduce`], or with `planner` the facts of `report`, its
+    /// window moves and its lean form: about half the bytes of the
+    /// reduced form (the wait histograms, OS statistics and IOStat rows
+    /// go), since the moves are all the window reads of them.
+    pub fn reduce_for(report: &DbReport, planner: Option<&MovesPlanner>) -> Held {
+        let (facts, report, moves) = reduced_parts(report, planner);
         Held::Reduced {
-            facts: Box::new(IntervalFacts::new(report).detach()),
-            report: Box::new(awrflash_facts::reduced(report)),
+            facts: Box::new(facts),
+            report: Box::new(report),
+            moves: moves.map(Box::new),
         }
     }
 
@@ -236,7 +267,7 @@ mod tests {
         assert_eq!(held.source().path, "r.html");
         assert_eq!(held.header().db_name.as_deref(), Some("PROD"));
         assert!(held.document().is_err());
-        let Held::Reduced { facts, report } = held else {
+        let Held::Reduced { facts, report, .. } = held else {
             panic!("not reduced");
         };
         // The event rows went with the reduction; the facts keep them.

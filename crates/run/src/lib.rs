@@ -251,24 +251,36 @@ fn advise(
     let n = reports.size_hint().0;
     let mut kept: Vec<DbReport> = Vec::with_capacity(n);
     let mut detached: Vec<Option<awrflash_facts::Detached>> = Vec::with_capacity(n);
+    let mut moves: Vec<Option<awrflash_rules::WindowMoves>> = Vec::with_capacity(n);
+    // Made on the first packed report, if any.
+    let mut planner: Option<Option<awrflash_rules::MovesPlanner>> = None;
     for held in reports {
         match held {
             Held::Full(r) => {
                 detached.push(None);
+                moves.push(None);
                 kept.push(*r);
             }
-            Held::Reduced { facts, report } => {
+            Held::Reduced {
+                facts,
+                report,
+                moves: m,
+            } => {
                 detached.push(Some(*facts));
+                moves.push(m.map(|m| *m));
                 kept.push(*report);
             }
-            // Packed: unpacked and reduced here, one at a time (a head
+            // Packed: unpacked and held lean here, one at a time (a head
             // alone is no document: an error).
             held => {
                 let Document::Report(r) = held.into_document()? else {
                     continue;
                 };
-                detached.push(Some(IntervalFacts::new(&r).detach()));
-                kept.push(awrflash_facts::reduced(&r));
+                let p = planner.get_or_insert_with(|| awrflash_rules::MovesPlanner::new(opts).ok());
+                let (facts, report, m) = held::reduced_parts(&r, p.as_ref());
+                detached.push(Some(facts));
+                moves.push(m);
+                kept.push(report);
             }
         }
     }
@@ -283,7 +295,7 @@ fn advise(
         })
         .collect();
     let whole: Box<DbReport>;
-    let mut iv = awrflash_rules::Intervals::new(facts).map_err(advisor)?;
+    let mut iv = awrflash_rules::Intervals::with_moves(facts, moves).map_err(advisor)?;
     if let Some(i) = iv.analysed_input()
         && cut.get(i) == Some(&true)
     {

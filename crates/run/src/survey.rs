@@ -22,8 +22,8 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use awrflash_model::{Analysis, DbKey, Document, Header, SharedStr, Source};
@@ -208,11 +208,16 @@ impl Survey {
         let mut results = Vec::with_capacity(self.databases.databases.len());
         let mut duplicates = Vec::new();
         let mut mismatch = None;
+        // The window's moves of each report computed while it is whole, so
+        // that it is held lean. Without a planner (a device file that does
+        // not read: the analysis says why) reports are held reduced.
+        let planner = awrflash_rules::MovesPlanner::new(opts).ok().map(Arc::new);
         let whole = |db: &Database| {
             let members = self.members.get(&db.key).map_or(&[][..], Vec::as_slice);
             let parsed = parse_database(
                 &self.units,
                 members,
+                planner.clone(),
                 &bytes,
                 &outcomes,
                 progress,
@@ -290,6 +295,7 @@ enum Parsed {
 fn parse_database(
     units: &[Unit],
     members: &[usize],
+    planner: Option<Arc<awrflash_rules::MovesPlanner>>,
     bytes: &AtomicU64,
     outcomes: &Mutex<Outcomes>,
     progress: &dyn Progress,
@@ -297,7 +303,7 @@ fn parse_database(
 ) -> Result<Parsed, RunError> {
     // Reduced, not packed: the database is analysed next, and the advisor
     // reads no more of a report it does not plan for.
-    let grouper = Mutex::new(Grouper::reducing());
+    let grouper = Mutex::new(Grouper::reducing(planner));
     parse_into(units, members, &grouper, outcomes, bytes, progress, start)?;
     let grouped = grouper
         .into_inner()
