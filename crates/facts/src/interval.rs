@@ -96,6 +96,14 @@ impl Detached {
         debug_assert_eq!(self.0.path, report.source.path);
         self.0.over(report)
     }
+
+    /// Drops the events `keep` refuses (the vector shrunk to fit): for
+    /// facts held over a lean report, read only by the readers over every
+    /// interval of a window, which look at a few events by name or prefix.
+    pub fn retain_events(&mut self, keep: impl Fn(&str) -> bool) {
+        self.0.events.retain(|e| keep(&e.name));
+        self.0.events.shrink_to_fit();
+    }
 }
 
 /// One report interval's facts.

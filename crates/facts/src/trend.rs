@@ -22,6 +22,14 @@ fn sum(a: Option<f64>, b: Option<f64>) -> Option<f64> {
 
 /// The metrics the trend covers: name (a `snapshots` table column), unit and
 /// how it is read from an interval's facts.
+/// The events whose average wait the trend follows (foreground, else
+/// background): the single-block read, the commit and the redo write.
+pub const TREND_EVENTS: [&str; 3] = [
+    "db file sequential read",
+    "log file sync",
+    "log file parallel write",
+];
+
 pub const TREND_METRICS: &[(&str, &str, Getter)] = &[
     ("db_time_per_s", "s/s", |f| {
         f.per_second(f.db_time_s.as_ref())
@@ -39,13 +47,13 @@ pub const TREND_METRICS: &[(&str, &str, Getter)] = &[
     }),
     ("redo_mb_s", "MB/s", |f| f.redo_mb_s().map(|n| n.value)),
     ("db_file_sequential_read_ms", "ms", |f| {
-        f.event_avg_ms("db file sequential read").map(|n| n.value)
+        f.event_avg_ms(TREND_EVENTS[0]).map(|n| n.value)
     }),
     ("log_file_sync_ms", "ms", |f| {
-        f.event_avg_ms("log file sync").map(|n| n.value)
+        f.event_avg_ms(TREND_EVENTS[1]).map(|n| n.value)
     }),
     ("log_file_parallel_write_ms", "ms", |f| {
-        f.event_avg_ms("log file parallel write").map(|n| n.value)
+        f.event_avg_ms(TREND_EVENTS[2]).map(|n| n.value)
     }),
     ("flash_cache_hits_s", "hits/s", |f| {
         f.stat_rate("physical read flash cache hits")

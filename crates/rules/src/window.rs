@@ -8,7 +8,9 @@
 //!
 //! Invariant: the window's saving is the sum of the intervals' savings.
 
-use awrflash_facts::{IntervalFacts, ratio, round};
+use awrflash_facts::{
+    FLASH_CACHE_READS, IntervalFacts, MULTIBLOCK, SINGLE_BLOCK, TEMP, WRITE_WAITS, ratio, round,
+};
 use awrflash_model::{
     Bound, GainDistribution, HourGain, IntervalClass, TrendMetric, WindowAnalysis, WindowGap,
     WindowInterval, WindowSizing, stats, time::iso_seconds,
@@ -98,6 +100,35 @@ fn logons_per_s(w: &IntervalFacts) -> Option<f64> {
 fn library_cache_event(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
     n.starts_with("library cache") || n.starts_with("cursor:")
+}
+
+/// Enqueue (lock) waits.
+fn enqueue_event(name: &str) -> bool {
+    name.to_ascii_lowercase().starts_with("enq:")
+}
+
+/// Resource Manager's CPU cap.
+fn resmgr_event(name: &str) -> bool {
+    name.eq_ignore_ascii_case("resmgr:cpu quantum")
+}
+
+/// Whether the readers over every interval of a window (the
+/// classification, the trend) read the event `name` of an interval they do
+/// not plan for: the classification's library cache, cursor, enqueue and
+/// Resource Manager waits and the I/O classes of the I/O share, the
+/// trend's [`awrflash_facts::TREND_EVENTS`].
+fn window_event(name: &str) -> bool {
+    library_cache_event(name)
+        || enqueue_event(name)
+        || resmgr_event(name)
+        || SINGLE_BLOCK
+            .iter()
+            .chain(MULTIBLOCK)
+            .chain(TEMP)
+            .chain(WRITE_WAITS)
+            .chain(FLASH_CACHE_READS)
+            .chain(&awrflash_facts::TREND_EVENTS)
+            .any(|e| e.eq_ignore_ascii_case(name))
 }
 
 /// Percent of DB time in the events `keep` selects, and the largest of them.
@@ -190,7 +221,7 @@ fn classify_one(
             (lc_pct, "% of DB time"),
         );
     }
-    let (enq_pct, enq_top) = share_of(w, |n| n.to_ascii_lowercase().starts_with("enq:"));
+    let (enq_pct, enq_top) = share_of(w, enqueue_event);
     if enq_pct >= t.enqueue_pct_min {
         return incident(
             "lock pile-up",
@@ -206,7 +237,7 @@ fn classify_one(
         .db_cpu_s
         .as_ref()
         .map_or(0.0, |c| ratio(c.value * 100.0, w.db_time()));
-    let (resmgr_pct, _) = share_of(w, |n| n.eq_ignore_ascii_case("resmgr:cpu quantum"));
+    let (resmgr_pct, _) = share_of(w, resmgr_event);
     if resmgr_pct >= t.resmgr_pct_min {
         return class(
             IntervalClass::CpuBound,
@@ -381,6 +412,20 @@ impl MovesPlanner {
             devices,
             opts: opts.clone(),
         })
+    }
+
+    /// What a run holds of an interval it will not plan for in detail,
+    /// over the interval's lean report ([`awrflash_facts::lean`]): its
+    /// window moves, computed now from `facts` (over the whole report),
+    /// and the facts with only the events the readers over every interval
+    /// read. Invariant (tested over the corpus and the fixtures): an
+    /// analysis over intervals held this way, the analysed one given its
+    /// whole report back, is the analysis of the whole reports.
+    pub fn hold(&self, facts: IntervalFacts) -> (WindowMoves, awrflash_facts::Detached) {
+        let moves = self.moves(&facts);
+        let mut d = facts.detach();
+        d.retain_events(window_event);
+        (moves, d)
     }
 
     pub fn moves(&self, w: &IntervalFacts) -> WindowMoves {

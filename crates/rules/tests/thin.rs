@@ -264,9 +264,9 @@ fn lean_analysis(
     let mut detached = Vec::new();
     let mut moves = Vec::new();
     for r in reports {
-        let f = IntervalFacts::new(r);
-        moves.push(Some(planner.moves(&f)));
-        detached.push(f.detach());
+        let (m, d) = planner.hold(IntervalFacts::new(r));
+        moves.push(Some(m));
+        detached.push(d);
     }
     let cut: Vec<DbReport> = reports.iter().map(lean).collect();
     let facts: Vec<IntervalFacts> = detached

@@ -33,8 +33,8 @@ pub(crate) fn reduced_parts(
     let facts = IntervalFacts::new(report);
     match planner {
         Some(p) => {
-            let moves = p.moves(&facts);
-            (facts.detach(), awrflash_facts::lean(report), Some(moves))
+            let (moves, facts) = p.hold(facts);
+            (facts, awrflash_facts::lean(report), Some(moves))
         }
         None => (facts.detach(), awrflash_facts::reduced(report), None),
     }
