@@ -37,8 +37,8 @@ pub use histogram::Distribution;
 pub use interval::{Detached, Ev, IntervalFacts, KEY_HISTOGRAMS};
 pub use num::{Num, ratio, round};
 pub use size::parse_size;
-pub use thin::{INTERVAL_STATS, interval_event, lean, reduced, thin};
-pub use trend::{TREND_EVENTS, TREND_METRICS, peak_interval, trend};
+pub use thin::{INTERVAL_STATS, LEAN_STATS, interval_event, lean, reduced, thin};
+pub use trend::{TREND_EVENTS, TREND_METRICS, TREND_STATS, peak_interval, trend};
 
 /// Bytes in a megabyte (MB/s figures are per 1,048,576 bytes).
 pub const MB: f64 = 1_048_576.0;

@@ -16,6 +16,7 @@ use awrflash_model::{DbReport, WaitEvents};
 
 use crate::classes::{FLASH_CACHE_READS, MULTIBLOCK, SINGLE_BLOCK, TEMP, WRITE_WAITS};
 use crate::interval::KEY_HISTOGRAMS;
+use crate::trend::{TREND_EVENTS, TREND_STATS};
 
 /// Instance activity statistics read by name from an interval: the I/O,
 /// redo and execution rates of the facts and the trend, the flash cache
@@ -132,21 +133,38 @@ pub fn reduced(report: &DbReport) -> DbReport {
 
 /// `report` cut down to what the readers over every interval of a window
 /// read once the window's moves of the interval are computed
-/// (`awrflash_rules::MovesPlanner`): [`reduced`] without the sections only
-/// an interval's plan reads (the wait histograms, OS statistics, Host
-/// CPU, IOStat by function and by filetype, tablespace I/O and the
-/// parameters). What stays: the header and source (order, gaps, identity),
-/// the activity statistics of [`INTERVAL_STATS`] (the trend's flash cache
-/// hits, the classification's logons), the background events of
-/// [`interval_event`]s (the trend's redo and I/O latencies where the
-/// foreground table lacks them), the Load Profile's `Logons`, the time
-/// model's `background cpu time` and the warnings that change the meaning
-/// of the result. Invariant (tested over the corpus and the fixtures): an
-/// analysis whose intervals but the analysed one are held as their facts
-/// over `lean(r)`, with their moves, is the analysis of the whole reports.
+/// (`awrflash_rules::MovesPlanner`), the plan's readers being the rest:
+/// the header and source (order, gaps, identity), the background rows of
+/// [`TREND_EVENTS`] and the activity statistics of [`LEAN_STATS`] (the
+/// trend's redo and I/O latencies where the foreground table lacks them,
+/// its flash cache hits, the classification's logons), the Load Profile's
+/// `Logons`, the time model's `background cpu time` and the warnings that
+/// change the meaning of the result. Invariant (tested over the corpus and
+/// the fixtures): an analysis whose intervals but the analysed one are held
+/// as their facts over `lean(r)`, with their moves
+/// (`awrflash_rules::MovesPlanner::hold`), is the analysis of the whole
+/// reports.
 pub fn lean(report: &DbReport) -> DbReport {
-    with_rows_read_later(every_form(report), report)
+    let r = report;
+    let named =
+        |list: &[&str], name: &str| list.iter().any(|n| n.eq_ignore_ascii_case(name.trim()));
+    with_rows_read_later(
+        DbReport {
+            wait_events: WaitEvents {
+                background: keep(&r.wait_events.background, |e| named(&TREND_EVENTS, &e.name)),
+                ..Default::default()
+            },
+            activity_stats: keep(&r.activity_stats, |s| named(LEAN_STATS, &s.name)),
+            ..every_form(r)
+        },
+        r,
+    )
 }
+
+/// The activity statistics a lean report keeps: the trend's
+/// ([`TREND_STATS`]) and the logons the window's classification falls back
+/// on where the Load Profile prints none.
+pub const LEAN_STATS: &[&str] = &[TREND_STATS[0], "logons cumulative"];
 
 /// `base` with the rows of `r` a reader looks up after
 /// [`crate::IntervalFacts::new`]: the Load Profile's `Logons` and the time
@@ -163,22 +181,12 @@ fn with_rows_read_later(base: DbReport, r: &DbReport) -> DbReport {
     }
 }
 
-/// What every cut form keeps: the source and header, the background
-/// events of [`interval_event`]s, the activity statistics of
-/// [`INTERVAL_STATS`] and the warnings that change the meaning.
+/// What every cut form keeps: the source and header and the warnings that
+/// change the meaning.
 fn every_form(r: &DbReport) -> DbReport {
     DbReport {
         source: r.source.clone(),
         header: r.header.clone(),
-        wait_events: WaitEvents {
-            background: keep(&r.wait_events.background, |e| interval_event(&e.name)),
-            ..Default::default()
-        },
-        activity_stats: keep(&r.activity_stats, |s| {
-            INTERVAL_STATS
-                .iter()
-                .any(|n| n.eq_ignore_ascii_case(&s.name))
-        }),
         warnings: keep(&r.warnings, |w| w.is_meaning_changing()),
         ..Default::default()
     }
@@ -188,9 +196,18 @@ fn every_form(r: &DbReport) -> DbReport {
 /// of [`crate::IntervalFacts`] read.
 fn read_later(r: &DbReport) -> DbReport {
     DbReport {
+        wait_events: WaitEvents {
+            background: keep(&r.wait_events.background, |e| interval_event(&e.name)),
+            ..Default::default()
+        },
         wait_histogram: keep(&r.wait_histogram, |h| interval_event(&h.event)),
         os_stats: r.os_stats.clone(),
         host_cpu: r.host_cpu.clone(),
+        activity_stats: keep(&r.activity_stats, |s| {
+            INTERVAL_STATS
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(&s.name))
+        }),
         iostat_function: r.iostat_function.clone(),
         iostat_filetype: r.iostat_filetype.clone(),
         tablespace_io: r.tablespace_io.clone(),

@@ -30,6 +30,10 @@ pub const TREND_EVENTS: [&str; 3] = [
     "log file parallel write",
 ];
 
+/// The activity statistic whose rate the trend follows: the flash cache's
+/// read hits.
+pub const TREND_STATS: [&str; 1] = ["physical read flash cache hits"];
+
 pub const TREND_METRICS: &[(&str, &str, Getter)] = &[
     ("db_time_per_s", "s/s", |f| {
         f.per_second(f.db_time_s.as_ref())
@@ -56,8 +60,7 @@ pub const TREND_METRICS: &[(&str, &str, Getter)] = &[
         f.event_avg_ms(TREND_EVENTS[2]).map(|n| n.value)
     }),
     ("flash_cache_hits_s", "hits/s", |f| {
-        f.stat_rate("physical read flash cache hits")
-            .map(|n| n.value)
+        f.stat_rate(TREND_STATS[0]).map(|n| n.value)
     }),
 ];
 

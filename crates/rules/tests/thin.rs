@@ -323,33 +323,74 @@ fn moves_computed_for_other_devices_are_an_error_not_a_guess() {
     assert!(err.to_string().contains("nvme-modern"), "{err}");
 }
 
+/// A report whose trend figures all come from the rows a lean report must
+/// keep: the redo and I/O latencies from background events only, the
+/// flash cache hits and the logons from activity statistics only.
+fn window_rows_only() -> DbReport {
+    use awrflash_model::{ActivityStat, Header, LoadProfileRow, Source, WaitEvent, WaitEvents};
+    DbReport {
+        source: Source {
+            path: "window-rows.html".into(),
+            ..Default::default()
+        },
+        header: Header {
+            elapsed_s: Some(3600.0),
+            ..Default::default()
+        },
+        load_profile: vec![LoadProfileRow {
+            name: "DB Time(s)".into(),
+            per_second: Some(2.0),
+            ..Default::default()
+        }],
+        wait_events: WaitEvents {
+            background: awrflash_facts::TREND_EVENTS
+                .iter()
+                .map(|n| WaitEvent {
+                    name: (*n).into(),
+                    waits: Some(1000.0),
+                    time_s: Some(3.0),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        },
+        activity_stats: ["physical read flash cache hits", "logons cumulative"]
+            .iter()
+            .map(|n| ActivityStat {
+                name: (*n).into(),
+                total: Some(7200.0),
+                per_second: Some(2.0),
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
 #[test]
 fn a_lean_report_keeps_what_the_readers_over_every_interval_read() {
-    for r in reports() {
+    for r in reports().into_iter().chain([window_rows_only()]) {
         let l = lean(&r);
         let f = IntervalFacts::new(&r);
-        let over_lean = IntervalFacts::new(&r).detach();
-        let g = over_lean.bind(&l);
-        let path = &r.source.path;
-        // The trend's and the classification's readers of the report.
-        for name in [
-            "db file sequential read",
-            "log file sync",
-            "log file parallel write",
-        ] {
-            assert_eq!(
-                format!("{:?}", f.event_avg_ms(name)),
-                format!("{:?}", g.event_avg_ms(name)),
-                "{path}: {name}"
-            );
-        }
-        for name in INTERVAL_STATS {
-            assert_eq!(
-                format!("{:?}", f.stat_rate(name)),
-                format!("{:?}", g.stat_rate(name)),
-                "{path}: {name}"
-            );
-        }
+        let g = IntervalFacts::new(&r).detach().bind(&l);
+        let path = r.source.path.clone();
+        // The trend (every figure it follows), the classification's logons
+        // and I/O share.
+        assert_eq!(
+            format!("{:?}", awrflash_facts::trend(std::slice::from_ref(&f))),
+            format!("{:?}", awrflash_facts::trend(std::slice::from_ref(&g))),
+            "{path}"
+        );
+        assert_eq!(
+            format!("{:?}", f.stat_rate("logons cumulative")),
+            format!("{:?}", g.stat_rate("logons cumulative")),
+            "{path}"
+        );
+        assert_eq!(
+            r.load_profile_row("Logons"),
+            l.load_profile_row("Logons"),
+            "{path}"
+        );
         assert_eq!(
             format!("{:?}", f.io_share_pct()),
             format!("{:?}", g.io_share_pct()),
@@ -360,6 +401,26 @@ fn a_lean_report_keeps_what_the_readers_over_every_interval_read() {
             l.wait_histogram.is_empty() && l.os_stats.is_empty() && l.iostat_function.is_empty()
         );
     }
+    // The rows the lean report keeps are the only source of these figures
+    // here: the comparison above is not between two absent values.
+    let r = window_rows_only();
+    let t = awrflash_facts::trend(&[IntervalFacts::new(&r)]);
+    for m in [
+        "flash_cache_hits_s",
+        "db_file_sequential_read_ms",
+        "log_file_sync_ms",
+        "log_file_parallel_write_ms",
+    ] {
+        assert!(
+            t.iter().any(|x| x.metric == m && x.intervals == 1),
+            "{m}: {t:?}"
+        );
+    }
+    assert!(
+        IntervalFacts::new(&r)
+            .stat_rate("logons cumulative")
+            .is_some()
+    );
 }
 
 #[test]
