@@ -1,6 +1,8 @@
 //! A report as a run holds it between parsing and the advisor: the whole
-//! parsed report, or its thinned form ([`awrflash_facts::thin`]) packed
-//! until its database is analysed.
+//! parsed report; its thinned form ([`awrflash_facts::thin`]) packed until
+//! its database is analysed (the one-pass run); its facts over its reduced
+//! or lean form ([`Held::reduce_for`], the survey's second pass); or its
+//! head alone (the survey's first pass).
 //!
 //! A thinned report still holds every foreground event, the Load Profile,
 //! the time model and the tablespace rows, tens of KB of small strings and
