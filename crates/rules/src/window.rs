@@ -12,8 +12,8 @@ use awrflash_facts::{
     FLASH_CACHE_READS, IntervalFacts, MULTIBLOCK, SINGLE_BLOCK, TEMP, WRITE_WAITS, ratio, round,
 };
 use awrflash_model::{
-    Bound, GainDistribution, HourGain, IntervalClass, TrendMetric, WindowAnalysis, WindowGap,
-    WindowInterval, WindowSizing, stats, time::iso_seconds,
+    Bound, GainDistribution, HourGain, IntervalClass, SharedStr, TrendMetric, WindowAnalysis,
+    WindowGap, WindowInterval, WindowSizing, stats, time::iso_seconds,
 };
 use serde::Deserialize;
 
@@ -330,7 +330,7 @@ struct Move {
     key: &'static str,
     /// The option's title, when the plan offers the move: shared with the
     /// other intervals' equal titles (a run holds these for every interval).
-    title: Option<awrflash_model::SharedStr>,
+    title: Option<SharedStr>,
     saving: (f64, f64, Bound),
 }
 
@@ -345,7 +345,7 @@ impl IntervalMoves {
                         .options
                         .iter()
                         .find(|o| o.key == *k)
-                        .map(|o| awrflash_model::SharedStr::shared(&o.title)),
+                        .map(|o| SharedStr::shared(&o.title)),
                     saving: saving(plan, k),
                 })
                 .collect(),
@@ -374,14 +374,15 @@ impl IntervalMoves {
 /// nothing of the interval's report that [`awrflash_facts::lean`] drops.
 #[derive(Debug, Clone)]
 pub struct WindowMoves {
-    by_device: Vec<(String, IntervalMoves)>,
+    /// The device's name is the planner's, shared by every interval.
+    by_device: Vec<(SharedStr, IntervalMoves)>,
 }
 
 impl WindowMoves {
     fn of(&self, device: &str) -> Option<&IntervalMoves> {
         self.by_device
             .iter()
-            .find(|(d, _)| d == device)
+            .find(|(d, _)| d.as_str() == device)
             .map(|(_, m)| m)
     }
 
@@ -395,7 +396,7 @@ impl WindowMoves {
 /// may plan for: the one `--device` names, else the default flash profile
 /// and the Exadata cells' (the analysed interval picks between them).
 pub struct MovesPlanner {
-    devices: Vec<DeviceProfile>,
+    devices: Vec<(SharedStr, DeviceProfile)>,
     opts: Options,
 }
 
@@ -406,7 +407,8 @@ impl MovesPlanner {
         // (the same as without a planner): nothing is planned for it here.
         let devices = candidate_devices(opts)
             .iter()
-            .filter_map(|n| crate::devices::find(&all, n).ok().cloned())
+            .filter_map(|n| crate::devices::find(&all, n).ok())
+            .map(|d| (SharedStr::new(&d.name), d.clone()))
             .collect();
         Ok(MovesPlanner {
             devices,
@@ -433,9 +435,9 @@ impl MovesPlanner {
             by_device: self
                 .devices
                 .iter()
-                .map(|d| {
+                .map(|(name, d)| {
                     (
-                        d.name.clone(),
+                        name.clone(),
                         IntervalMoves::of(&projection::interval_plan(w, d, &self.opts)),
                     )
                 })
