@@ -14,6 +14,16 @@ pub const DEFAULT_FLASH: &str = "afa-fc";
 /// The profile used on Exadata, where the flash is the storage cells' own.
 pub const EXADATA_FLASH: &str = "exadata-cell-flash";
 
+/// The profile an analysis plans for: the one the user names, else on
+/// Exadata the cells' flash, else the default flash.
+pub(crate) fn planned(named: Option<&str>, on_exadata: bool) -> &str {
+    named.unwrap_or(if on_exadata {
+        EXADATA_FLASH
+    } else {
+        DEFAULT_FLASH
+    })
+}
+
 /// What a device file looks like, for the error a wrong shape gets.
 const SHAPE: &str = "a device file holds one `[[device]]` table per profile (double brackets) with name, class, description, source, concurrency, read_8k_ms, write_8k_ms, read_1m_ms and write_1m_ms (one service time in ms per concurrency point), and optionally assumption, units, read_range_ms, write_range_ms, derivation and misaligned_write_penalty; `awrflash devices --template` prints one to edit";
 

@@ -214,12 +214,10 @@ pub fn analyze_intervals(
     };
     // On Exadata the flash is the cells' own: its profile unless the user
     // names another.
-    let default_flash = if checks::on_exadata(w) {
-        devices::EXADATA_FLASH
-    } else {
-        devices::DEFAULT_FLASH
-    };
-    let flash = devices::find(&devs, opts.device.as_deref().unwrap_or(default_flash))?;
+    let flash = devices::find(
+        &devs,
+        devices::planned(opts.device.as_deref(), checks::on_exadata(w)),
+    )?;
     // An interval held without the sections the window's plan reads must
     // come with its moves for this device (a planner made with these
     // options computes them for every device this can pick).

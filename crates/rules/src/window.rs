@@ -447,13 +447,16 @@ impl MovesPlanner {
 }
 
 /// The device profiles [`crate::analyze_intervals`] may pick for the
-/// window: the one the options name, else the default flash or, on
-/// Exadata, the cells' flash.
-pub(crate) fn candidate_devices(opts: &Options) -> Vec<&str> {
-    match opts.device.as_deref() {
-        Some(d) => vec![d],
-        None => vec![crate::devices::DEFAULT_FLASH, crate::devices::EXADATA_FLASH],
-    }
+/// window ([`crate::devices::planned`] whether the analysed interval turns
+/// out to be on Exadata or not), each once.
+fn candidate_devices(opts: &Options) -> Vec<&str> {
+    let named = opts.device.as_deref();
+    let mut names = vec![
+        crate::devices::planned(named, false),
+        crate::devices::planned(named, true),
+    ];
+    names.dedup();
+    names
 }
 
 /// The hour of day (0-23) of an ISO time.

@@ -141,7 +141,7 @@ enum Cut {
     /// Thinned and packed ([`Held::pack`]): a run that holds every
     /// database at once.
     Pack,
-    /// Its facts and its reduced report ([`Held::reduce`]): a run that
+    /// Its facts and its reduced report ([`Held::reduce_for`]): a run that
     /// holds one database and analyses it next.
     Reduce,
 }

@@ -92,15 +92,11 @@ impl Held {
         })
     }
 
-    /// The facts of `report` over its reduced form.
-    pub fn reduce(report: &DbReport) -> Held {
-        Held::reduce_for(report, None)
-    }
-
-    /// [`Held::reduce`], or with `planner` the facts of `report`, its
-    /// window moves and its lean form: about half the bytes of the
-    /// reduced form (the wait histograms, OS statistics and IOStat rows
-    /// go), since the moves are all the window reads of them.
+    /// The facts of `report` over its reduced form, or with `planner` its
+    /// facts with the window's events, its window moves and its lean form:
+    /// a quarter to a half of the reduced form's bytes (the wait
+    /// histograms, OS statistics, IOStat rows and most events go), since
+    /// the moves are all the window reads of them.
     pub fn reduce_for(report: &DbReport, planner: Option<&MovesPlanner>) -> Held {
         let (facts, report, moves) = reduced_parts(report, planner);
         Held::Reduced {
@@ -264,7 +260,7 @@ mod tests {
             },
             ..Default::default()
         };
-        let held = Held::reduce(&r);
+        let held = Held::reduce_for(&r, None);
         assert!(!held.is_full());
         assert_eq!(held.source().path, "r.html");
         assert_eq!(held.header().db_name.as_deref(), Some("PROD"));
