@@ -104,6 +104,16 @@ struct Point {
     cells: usize,
 }
 
+/// `s.trim()`, without looking further than its two ends when they are
+/// printable ASCII (every event name the parsers store): a merge compares
+/// the event with every histogram row of the report.
+fn trimmed(s: &str) -> &str {
+    match (s.as_bytes().first(), s.as_bytes().last()) {
+        (Some(a), Some(z)) if a.is_ascii_graphic() && z.is_ascii_graphic() => s,
+        _ => s.trim(),
+    }
+}
+
 /// The points one row gives, or why the row is left out.
 fn row_points(row: &HistogramRow) -> Result<Vec<Point>, String> {
     let mut buckets: Vec<&HistogramBucket> = row
@@ -163,9 +173,10 @@ fn row_points(row: &HistogramRow) -> Result<Vec<Point>, String> {
 /// Merges every row of `event` (case-insensitive) in `rows` into one
 /// distribution; `None` when the report has no usable row for it.
 pub fn merge(rows: &[HistogramRow], event: &str) -> Option<Distribution> {
+    let event = trimmed(event);
     let mine: Vec<&HistogramRow> = rows
         .iter()
-        .filter(|r| r.event.trim().eq_ignore_ascii_case(event.trim()))
+        .filter(|r| trimmed(&r.event).eq_ignore_ascii_case(event))
         .collect();
     let first = mine.first()?;
     let mut warnings = Vec::new();
@@ -231,14 +242,20 @@ pub fn merge(rows: &[HistogramRow], event: &str) -> Option<Distribution> {
     // prints for exactly that interval (the printed figure, unrounded by
     // the merge); an interval no table prints alone comes from the
     // cumulative points.
+    let sorted_rows: Vec<Vec<&HistogramBucket>> = mine
+        .iter()
+        .map(|r| {
+            let mut sorted: Vec<&HistogramBucket> = r.buckets.iter().collect();
+            sorted.sort_by(|a, b| a.le_ms.total_cmp(&b.le_ms));
+            sorted
+        })
+        .collect();
     let exact = |lo: f64, hi: Option<f64>| -> Option<f64> {
-        let cells: Vec<f64> = mine
+        let cells: Vec<f64> = sorted_rows
             .iter()
-            .filter_map(|r| {
+            .filter_map(|sorted| {
                 let mut prev = 0.0;
-                let mut sorted: Vec<&HistogramBucket> = r.buckets.iter().collect();
-                sorted.sort_by(|a, b| a.le_ms.total_cmp(&b.le_ms));
-                sorted.into_iter().find_map(|b| {
+                sorted.iter().find_map(|b| {
                     let p = prev;
                     prev = b.le_ms;
                     let upper_ok = match hi {

@@ -1,7 +1,7 @@
 //! The facts of one report interval, each with the file, section and line
 //! it came from or the derivation in words.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, Mutex};
 
 use awrflash_model::{
     DbReport, DbTimeBreakdown, EvidenceSrc, FileIoRow, HistogramRow, IostatCapture, SharedStr,
@@ -137,6 +137,44 @@ pub struct IntervalFacts<'a> {
     /// DB time not covered by DB CPU and the non-idle foreground waits
     /// (seconds, 0 or more); `None` without DB time, DB CPU or waits.
     pub unaccounted_s: Option<Num>,
+    /// The merged distributions asked for so far ([`IntervalFacts::distribution`]).
+    pub memo: DistributionMemo,
+}
+
+/// The distributions [`IntervalFacts::distribution`] merged, by event as
+/// asked: an interval's plan asks for the same few events once per option
+/// and device, and a merge reads every histogram row of the report. Empty
+/// again when the facts move to another report ([`IntervalFacts::detach`]).
+#[derive(Default)]
+pub struct DistributionMemo(Mutex<Vec<(String, Option<crate::Distribution>)>>);
+
+impl DistributionMemo {
+    fn get(&self, event: &str) -> Option<Option<crate::Distribution>> {
+        let memo = self.0.lock().ok()?;
+        memo.iter()
+            .find(|(e, _)| e == event)
+            .map(|(_, d)| d.clone())
+    }
+
+    fn put(&self, event: &str, d: &Option<crate::Distribution>) {
+        if let Ok(mut memo) = self.0.lock() {
+            memo.push((event.to_string(), d.clone()));
+        }
+    }
+}
+
+impl Clone for DistributionMemo {
+    fn clone(&self) -> Self {
+        let held = self.0.lock().map(|m| m.clone()).unwrap_or_default();
+        DistributionMemo(Mutex::new(held))
+    }
+}
+
+impl std::fmt::Debug for DistributionMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.0.lock().map_or(0, |m| m.len());
+        write!(f, "DistributionMemo({n} events)")
+    }
 }
 
 impl<'a> IntervalFacts<'a> {
@@ -170,6 +208,7 @@ impl<'a> IntervalFacts<'a> {
             rac: report.header.rac || report.instances.len() > 1,
             device: crate::device::DeviceTimes::default(),
             unaccounted_s: None,
+            memo: DistributionMemo::default(),
         };
         w.fill();
         w
@@ -186,8 +225,8 @@ impl<'a> IntervalFacts<'a> {
         // and a field left out of it fails to compile.
         macro_rules! moved {
             ($($f:ident),* $(,)?) => {{
-                let IntervalFacts { report: _, $($f),* } = self;
-                IntervalFacts { report, $($f),* }
+                let IntervalFacts { report: _, memo: _, $($f),* } = self;
+                IntervalFacts { report, memo: DistributionMemo::default(), $($f),* }
             }};
         }
         moved!(
@@ -732,7 +771,12 @@ impl<'a> IntervalFacts<'a> {
     /// One event's latency distribution, merged from every Wait Event
     /// Histogram table the report prints for it.
     pub fn distribution(&self, event: &str) -> Option<crate::Distribution> {
-        crate::histogram::merge(&self.report.wait_histogram, event)
+        if let Some(d) = self.memo.get(event) {
+            return d;
+        }
+        let d = crate::histogram::merge(&self.report.wait_histogram, event);
+        self.memo.put(event, &d);
+        d
     }
 
     /// The wait histograms of the key I/O and redo events, one per event
@@ -890,5 +934,44 @@ mod tests {
         assert_eq!(f.executions(), Some(150_000.0));
         assert_eq!(f.transactions(), Some(7_500.0));
         assert_eq!(f.exec_per_s.and_then(|n| n.src).map(|s| s.line), Some(7));
+    }
+
+    #[test]
+    fn a_distribution_asked_again_is_the_merge_and_is_forgotten_with_the_report() {
+        use awrflash_model::HistogramBucket;
+        let row = |event: &str, line: u32| HistogramRow {
+            event: event.into(),
+            total_waits: Some(1000.0),
+            range_waits: None,
+            buckets: [(1.0, 60.0), (2.0, 30.0), (f64::MAX, 10.0)]
+                .iter()
+                .map(|&(le_ms, pct)| HistogramBucket { le_ms, pct })
+                .collect(),
+            src: SourceRef::new("Wait Event Histogram", line),
+        };
+        let r = DbReport {
+            wait_histogram: vec![
+                row("db file sequential read", 9),
+                row(" log file sync ", 10),
+            ],
+            ..Default::default()
+        };
+        let f = IntervalFacts::new(&r);
+        for event in [
+            "db file sequential read",
+            "log file sync",
+            "direct path read",
+        ] {
+            let merged = crate::histogram::merge(&r.wait_histogram, event);
+            assert_eq!(f.distribution(event), merged, "{event}, first");
+            assert_eq!(f.distribution(event), merged, "{event}, from the memo");
+        }
+        assert!(f.distribution("log file sync").is_some());
+        // Over a report without the histograms (a lean one), nothing is
+        // answered from the report the facts were computed from.
+        let lean = DbReport::default();
+        let bound = f.detach().bind(&lean);
+        assert_eq!(bound.distribution("db file sequential read"), None);
+        assert_eq!(bound.distribution("log file sync"), None);
     }
 }

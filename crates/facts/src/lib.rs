@@ -34,7 +34,7 @@ pub use commit::{CommitFacts, CommitSplit};
 pub use cpu::{CpuHeadroom, CpuSignal, CpuSignalKind};
 pub use device::{DeviceTimes, DeviceView, SPLIT_EVENTS, ServiceTime, Split};
 pub use histogram::Distribution;
-pub use interval::{Detached, Ev, IntervalFacts, KEY_HISTOGRAMS};
+pub use interval::{Detached, DistributionMemo, Ev, IntervalFacts, KEY_HISTOGRAMS};
 pub use num::{Num, ratio, round};
 pub use size::parse_size;
 pub use thin::{INTERVAL_STATS, LEAN_STATS, interval_event, lean, reduced, thin};

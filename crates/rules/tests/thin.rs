@@ -63,6 +63,7 @@ fn reports() -> Vec<DbReport> {
 fn figures(f: &IntervalFacts) -> String {
     let IntervalFacts {
         report: _,
+        memo: _,
         path,
         elapsed_s,
         db_time_s,
