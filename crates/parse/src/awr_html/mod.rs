@@ -217,9 +217,13 @@ const SKIPPED: [&str; 68] = [
 
 fn wanted(title: &str) -> bool {
     let t = title.trim_start();
+    // Every table's title goes through here: the first letter rules out
+    // most of the list before a comparison.
+    let first = t.as_bytes().first().map(u8::to_ascii_lowercase);
     !SKIPPED.iter().any(|p| {
-        t.get(..p.len())
-            .is_some_and(|head| head.eq_ignore_ascii_case(p))
+        p.as_bytes().first().copied() == first
+            && t.get(..p.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(p))
     })
 }
 
@@ -379,6 +383,20 @@ fn mapped_rows(r: &DbReport) -> usize {
 mod tests {
     use super::*;
     use crate::registry::{SECTIONS, Title};
+
+    /// `wanted` compares a title's first letter, lowercased, with each
+    /// prefix's first byte before the whole prefix.
+    #[test]
+    fn skipped_prefixes_are_lowercase_and_the_case_of_a_title_does_not_matter() {
+        for p in SKIPPED {
+            assert_eq!(p, p.to_ascii_lowercase(), "{p}");
+            assert!(!p.is_empty());
+            assert!(!wanted(&p.to_ascii_uppercase()), "{p}");
+            assert!(!wanted(&format!("  {p} and more")), "{p}");
+        }
+        assert!(wanted("Load Profile"));
+        assert!(wanted(""));
+    }
 
     /// No skipped prefix may start a title a mapper reads: the registry's
     /// titles (instance reports) and the RAC global mapper's.

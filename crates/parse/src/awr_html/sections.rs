@@ -15,6 +15,7 @@ use super::view::{Ctx, View, count, key, string, text};
 use crate::num::Suffix;
 
 pub fn load_profile(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<LoadProfileRow>) {
+    out.reserve(v.data.len());
     let ps = v.col(&["per second"]);
     let pt = v.col(&["per transaction"]);
     let pe = v.col(&["per exec"]);
@@ -45,6 +46,7 @@ fn bare_ms(v: &View<'_>, i: Option<usize>) -> f64 {
 }
 
 pub fn top_events(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<TopEvent>) {
+    out.reserve(v.data.len());
     let ev = v.col(&["event"]);
     let waits = v.col(&["waits"]);
     let time = v.col(&["total wait time", "time(s)", "time (s)", "total(s)", "time"]);
@@ -71,6 +73,7 @@ pub fn top_events(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<TopEvent>) {
 }
 
 pub fn wait_events(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<WaitEvent>) {
+    out.reserve(v.data.len());
     let ev = v.col(&["event"]);
     let class = v.col(&["wait class", "class"]);
     let waits = v.col(&["waits"]);
@@ -101,6 +104,7 @@ pub fn wait_events(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<WaitEvent>) {
 }
 
 pub fn wait_classes(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<WaitClassRow>) {
+    out.reserve(v.data.len());
     let class = v.col(&["wait class"]);
     let waits = v.col(&["waits"]);
     let tmo = v.col(&["%time -outs", "%time-outs"]);
@@ -164,6 +168,7 @@ pub fn bucket_bound(label: &str) -> Option<f64> {
 }
 
 pub fn histogram(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<HistogramRow>) {
+    out.reserve(v.data.len());
     let ev = v.col(&["event"]);
     let total = v.col(&["total waits"]);
     // 11.2+ "Detail"/"(up to ...)" tables count only the waits of their range.
@@ -203,6 +208,7 @@ pub fn histogram(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<HistogramRow>) {
 }
 
 pub fn time_model(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<TimeModelRow>) {
+    out.reserve(v.data.len());
     let name = v.col(&["statistic name", "statistic"]).or(Some(0));
     let time = v.col(&["time (s)", "time(s)"]);
     let pct = v.col_containing("db time");
@@ -220,6 +226,7 @@ pub fn time_model(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<TimeModelRow>) {
 }
 
 pub fn os_stats(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<OsStat>) {
+    out.reserve(v.data.len());
     let name = v.col(&["statistic"]).or(Some(0));
     let value = v.col(&["value", "total"]);
     let end = v.col(&["end value"]);
@@ -263,6 +270,7 @@ pub fn instance_cpu(v: &View<'_>, ctx: &mut Ctx) -> Option<InstanceCpu> {
 }
 
 pub fn io_profile(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<IoProfileRow>) {
+    out.reserve(v.data.len());
     let rw = v.col(&["read+write per second", "read+write/s"]);
     let r = v.col(&["read per second", "reads/s"]);
     let w = v.col(&["write per second", "writes/s"]);
@@ -281,6 +289,7 @@ pub fn io_profile(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<IoProfileRow>) {
 }
 
 pub fn activity_stats(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<ActivityStat>) {
+    out.reserve(v.data.len());
     let name = v.col(&["statistic"]).or(Some(0));
     let total = v.col(&["total"]);
     let ps = v.col(&["per second"]);
@@ -319,6 +328,7 @@ fn mb(ctx: &mut Ctx, v: &View<'_>, row: &super::scan::Row, i: Option<usize>) -> 
 /// groups repeat names (`Reqs per sec` under Reads and under Writes), so
 /// they are taken by position after `Reads: Data` and `Writes: Data`.
 pub fn iostat(v: &View<'_>, ctx: &mut Ctx, kind: IoStatKind, out: &mut Vec<IoStatRow>) {
+    out.reserve(v.data.len());
     let name = Some(0);
     let rd = v.col(&["reads: data", "reads:data"]);
     let wd = v.col(&["writes: data", "writes:data"]);
@@ -367,6 +377,7 @@ pub enum IoStatKind {
 }
 
 pub fn file_io(v: &View<'_>, ctx: &mut Ctx, with_file: bool, out: &mut Vec<FileIoRow>) {
+    out.reserve(v.data.len());
     let ts = v.col(&["tablespace"]);
     let file = v.col(&["filename", "file"]);
     let reads = v.col(&["reads"]);
@@ -409,6 +420,7 @@ pub fn file_io(v: &View<'_>, ctx: &mut Ctx, with_file: bool, out: &mut Vec<FileI
 }
 
 pub fn buffer_pool_advisory(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<BufferPoolAdvisoryRow>) {
+    out.reserve(v.data.len());
     let p = v.col(&["p"]).or(Some(0));
     let size = v.col(&["size for est (m)", "size for est"]);
     let factor = v.col(&["size factor", "size factr"]);
@@ -475,6 +487,7 @@ pub fn segment_key(title: &str) -> Option<String> {
 }
 
 pub fn segments(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<SegmentRow>) {
+    out.reserve(v.data.len());
     let owner = v.col(&["owner"]);
     let ts = v.col(&["tablespace name", "tablespace"]);
     let obj = v.col(&["object name"]);
@@ -503,6 +516,7 @@ pub fn segments(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<SegmentRow>) {
 }
 
 pub fn sql(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<SqlRow>) {
+    out.reserve(v.data.len());
     let value = Some(0);
     let execs = v.col(&["executions"]);
     let per_exec = v.col_containing("per exec").filter(|&i| Some(i) != value);
@@ -530,6 +544,7 @@ pub fn sql(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<SqlRow>) {
 }
 
 pub fn parameters(v: &View<'_>, out: &mut Vec<Parameter>) {
+    out.reserve(v.data.len());
     let name = v.col(&["parameter name"]).or(Some(0));
     let begin = v.col(&["begin value"]);
     let end = v.col(&["end value (if different)", "end value"]);

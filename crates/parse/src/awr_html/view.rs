@@ -19,7 +19,8 @@ pub struct View<'a> {
 }
 
 fn is_header_row(row: &Row) -> bool {
-    row.cells.iter().any(|c| c.header) && row.cells.iter().all(|c| c.header || c.text.is_empty())
+    // `all` first: a data row fails it at its first cell.
+    row.cells.iter().all(|c| c.header || c.text.is_empty()) && row.cells.iter().any(|c| c.header)
 }
 
 fn expand(row: &Row) -> Vec<String> {
