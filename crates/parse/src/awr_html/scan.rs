@@ -991,8 +991,9 @@ mod tokens {
     /// 1,024 slots: with 256, the forty-odd distinct cell tags of a 19c
     /// histogram table's two row classes collided in `next` often enough
     /// to break the chain, and each break cost a tag read byte by byte
-    /// (over the 21 AWR HTML files of the corpus, 325.6 M instructions
-    /// with 256 slots, 318.8 M with 1,024, 320.7 M with 4,096).
+    /// (callgrind over one pass of the bench's `profile-html`, the 21 AWR
+    /// HTML files of the corpus: 325.6 M instructions with 256 slots,
+    /// 318.8 M with 1,024, 320.7 M with 4,096).
     const NEXT_BITS: u32 = 10;
     const NEXT_SLOTS: usize = 1 << NEXT_BITS;
 
