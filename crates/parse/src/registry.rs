@@ -179,10 +179,20 @@ pub fn key(title: &str) -> String {
 
 /// The slot a section title fills, if any.
 pub fn slot_of(title: &str) -> Option<Slot> {
-    let k = key(title);
+    slot_of_key(&key(title))
+}
+
+/// [`slot_of`] for a title already made a [`key`] (the HTML mapper keys
+/// every table's title once).
+pub fn slot_of_key(k: &str) -> Option<Slot> {
+    // Every registry title has a letter first: the header tables, which
+    // have no title of their own, are known without a comparison.
+    if k.is_empty() {
+        return None;
+    }
     SECTIONS
         .iter()
-        .find(|(_, titles)| titles.iter().any(|t| t.matches(&k)))
+        .find(|(_, titles)| titles.iter().any(|t| t.matches(k)))
         .map(|(s, _)| *s)
 }
 
@@ -209,6 +219,16 @@ pub fn is_top_events(title: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_title_matches_an_empty_key() {
+        // What lets `slot_of_key` answer an untitled table at once.
+        for (slot, titles) in SECTIONS {
+            for t in *titles {
+                assert!(!t.matches(""), "{slot:?}: {t:?}");
+            }
+        }
+    }
 
     #[test]
     fn titles_of_every_release_find_their_slot() {

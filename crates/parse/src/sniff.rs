@@ -64,13 +64,17 @@ pub fn sniff(text: &str) -> Sniffed {
         || has(&lower, "awr rac report")
         || has(&lower, "awr report for")
         || has(&lower, "awr pdb report");
-    if has(&lower, "ash report for") || has(&lower, "<title>ash report") {
+    // Both ASH titles hold "ash report": one search of the head rules out
+    // both on every other input.
+    if has(&lower, "ash report")
+        && (has(&lower, "ash report for") || has(&lower, "<title>ash report"))
+    {
         return Sniffed::Unsupported {
             what: "an ASH report",
             reason: "awrflash reads AWR and Statspack reports; ASH samples carry no load profile or wait totals",
         };
     }
-    if has(&lower, "addm report for task") && !awr_title {
+    if !awr_title && has(&lower, "addm report for task") {
         return Sniffed::Unsupported {
             what: "an ADDM report",
             reason: "awrflash reads AWR and Statspack reports",

@@ -251,7 +251,7 @@ fn instance_table(
     let before = ctx.warnings.len();
     let rows_before = mapped_rows(r) + summary_wait_classes.len();
     let mut mapped = true;
-    match registry::slot_of(&title) {
+    match registry::slot_of_key(&title) {
         Some(Slot::LoadProfile) => sections::load_profile(&v, ctx, &mut r.load_profile),
         Some(Slot::TopEvents) => {
             if v.has_col("event") {
