@@ -421,7 +421,7 @@ impl<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
         if !self.block.is_empty() {
             // Collapsed only if a table takes it as its title: most blocks
             // (list notes, links, SQL text) are followed by another.
-            if !self.block.trim().is_empty() {
+            if !is_blank(&self.block) {
                 std::mem::swap(&mut self.block, &mut self.last_block);
                 self.last_pending = true;
             }
@@ -841,6 +841,18 @@ fn unescape(s: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Whether `s` is whitespace only (`str::trim` would leave nothing),
+/// looking no further than its first other ASCII byte (most text).
+fn is_blank(s: &str) -> bool {
+    // `char::is_whitespace` of an ASCII byte: the vertical tab too.
+    match s.bytes().find(|b| !matches!(b, b' ' | b'\t'..=b'\r')) {
+        None => true,
+        Some(b) if b.is_ascii() => false,
+        // Unicode whitespace (a no-break space) or not: `trim` decides.
+        Some(_) => s.trim().is_empty(),
+    }
 }
 
 /// True when [`collapse`] would return the text unchanged.
@@ -2023,6 +2035,29 @@ mod tests {
             .map(|t| (t.title.as_str(), t.rows.len(), t.complete))
             .collect();
         assert_eq!(got, [("Skip", 0, true), ("Keep", 1, true)]);
+    }
+
+    #[test]
+    fn is_blank_is_trim_leaving_nothing() {
+        for s in [
+            "",
+            " ",
+            "\n\t ",
+            "\u{a0}",
+            " \u{a0}\n",
+            "\u{2003}",
+            "\x0b",
+            "\x0c",
+            " x",
+            "\n\u{a0}x",
+            "é",
+            " \u{85}",
+            "\u{200b}",
+            "\x1f",
+            "\0",
+        ] {
+            assert_eq!(is_blank(s), s.trim().is_empty(), "{s:?}");
+        }
     }
 
     #[test]
