@@ -1033,20 +1033,24 @@ mod tokens {
             tag,
             colspan: 1,
         };
-        if w == word(b"/td>") || w == word(b"/TD>") {
+        // The name's letters in lowercase: `x | 0x20` is `t` only for `t`
+        // and `T` (`d`, `h`, `r` alike), so either case of each letter
+        // matches, as `tag_of` reads names.
+        let end_word = w | 0x0020_2000;
+        if end_word == word(b"/td>") {
             return Some(end(Tag::Td));
         }
-        if w == word(b"/tr>") || w == word(b"/TR>") {
+        if end_word == word(b"/tr>") {
             return Some(end(Tag::Tr));
         }
-        if w == word(b"/th>") || w == word(b"/TH>") {
+        if end_word == word(b"/th>") {
             return Some(end(Tag::Th));
         }
-        let w = w & 0x00FF_FFFF;
-        if w == three(b"tr>") || w == three(b"TR>") {
+        let start_word = (w | 0x0000_2020) & 0x00FF_FFFF;
+        if start_word == three(b"tr>") {
             return Some(start(Tag::Tr));
         }
-        if w == three(b"td>") || w == three(b"TD>") {
+        if start_word == three(b"td>") {
             return Some(start(Tag::Td));
         }
         None
@@ -1795,6 +1799,44 @@ mod tokens {
                         want.and_then(|t| Tokenizer::scan_tag(t, 0)),
                         "{text:?}"
                     );
+                }
+            }
+            // Every ASCII byte in every place of a bare tag, in each case:
+            // what the quick check answers is what the byte reader reads,
+            // and the check answers for every mix of cases.
+            for tag in ["</td>", "</tr>", "</th>", "<tr>", "<td>"] {
+                let upper = tag.to_ascii_uppercase();
+                let mixed: String = tag
+                    .chars()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        if i % 2 == 0 {
+                            c.to_ascii_uppercase()
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                for base in [tag.to_string(), upper, mixed] {
+                    let text = format!("{base}x");
+                    assert!(
+                        text.as_bytes().get(1..5).and_then(short_tag).is_some(),
+                        "{text}"
+                    );
+                    for at in 1..base.len() {
+                        for b in 0..0x80u8 {
+                            let mut bytes = text.clone().into_bytes();
+                            if let Some(x) = bytes.get_mut(at) {
+                                *x = b;
+                            }
+                            let Ok(t) = String::from_utf8(bytes) else {
+                                continue;
+                            };
+                            if let Some(quick) = t.as_bytes().get(1..5).and_then(short_tag) {
+                                assert_eq!(Some(quick), Tokenizer::scan_tag(&t, 0), "{t:?}");
+                            }
+                        }
+                    }
                 }
             }
             // Not bare: left to the byte reader.
