@@ -1218,6 +1218,34 @@ mod tokens {
             if let Some(info) = rest.get(1..5).and_then(short_tag) {
                 return Some(info);
             }
+            self.read_other_tag(at)
+        }
+
+        /// The tag at `at` for the scans that stop at anything else
+        /// ([`Tokenizer::read_cells`], [`Tokenizer::skip_unkept`]): `None` at
+        /// markup that is not a tag (`<!`, `<?`), at a `<` that ends the
+        /// input, or when the tag's `>` is missing. The bare cell and row
+        /// tags, two thirds of the tags, are tried before the markup is told
+        /// apart.
+        #[inline(always)]
+        fn read_markup(&mut self, at: usize) -> Option<TagInfo> {
+            let bytes = self.bytes();
+            let rest = bytes.get(at..)?;
+            if let Some(info) = rest.get(1..5).and_then(short_tag) {
+                return Some(info);
+            }
+            if matches!(rest.get(1), Some(b'!' | b'?') | None) {
+                return None;
+            }
+            self.read_other_tag(at)
+        }
+
+        /// [`Tokenizer::read_tag`] past the bare tags: the memo, else a read
+        /// byte by byte.
+        #[inline(always)]
+        fn read_other_tag(&mut self, at: usize) -> Option<TagInfo> {
+            let bytes = self.bytes();
+            let rest = bytes.get(at..)?;
             if let Some(info) = self.memo.find(bytes, rest) {
                 return Some(info);
             }
@@ -1468,10 +1496,7 @@ mod tokens {
                     }
                     at_markup = true;
                 }
-                if matches!(bytes.get(pos + 1), Some(b'!' | b'?') | None) {
-                    break;
-                }
-                let Some(info) = self.read_tag(pos) else {
+                let Some(info) = self.read_markup(pos) else {
                     break;
                 };
                 match (info.tag, info.close) {
@@ -1533,11 +1558,7 @@ mod tokens {
                     return;
                 };
                 let at = pos + lt;
-                let info = match bytes.get(at + 1) {
-                    Some(b'!' | b'?') | None => None,
-                    Some(_) => self.read_tag(at),
-                };
-                let Some(info) = info else {
+                let Some(info) = self.read_markup(at) else {
                     self.pos = at;
                     self.state = State::Markup;
                     return;
