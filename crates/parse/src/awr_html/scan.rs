@@ -867,9 +867,47 @@ fn is_collapsed(s: &str) -> bool {
     if b.first().is_some_and(ws) || b.last().is_some_and(ws) {
         return false;
     }
+    // 8 bytes at a time: no byte >= 0x80 (a no-break space may hide
+    // there), none below 0x20 but the space (whitespace to rewrite), no two
+    // spaces in a row (within a word or across two).
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut words = b.chunks_exact(8);
+    let mut space_before = false;
+    for w in words.by_ref() {
+        let w = w.first_chunk::<8>().map_or(HI, |w| u64::from_le_bytes(*w));
+        if w & HI != 0 {
+            return false;
+        }
+        // A byte below 0x20 (exact once none is >= 0x80): whitespace or a
+        // control character, which the byte loop tells apart.
+        if w.wrapping_sub(LO * 0x20) & !w & HI != 0 {
+            return is_collapsed_bytes(b);
+        }
+        let x = w ^ (LO * u64::from(b' '));
+        // Exact per byte (no borrow): high bit set where the byte is a space.
+        let spaces = !((x & !HI).wrapping_add(!HI) | x) & HI;
+        if spaces & (spaces << 8) != 0 || (space_before && spaces & 0x80 != 0) {
+            return false;
+        }
+        space_before = spaces >> 63 != 0;
+    }
+    let mut prev_space = space_before;
+    for &c in words.remainder() {
+        // Non-ASCII may be a no-break space: take the slow path.
+        if c >= 0x80 || (ws(&c) && (c != b' ' || prev_space)) {
+            return false;
+        }
+        prev_space = c == b' ';
+    }
+    true
+}
+
+/// [`is_collapsed`] past its first and last bytes, a byte at a time.
+fn is_collapsed_bytes(b: &[u8]) -> bool {
+    let ws = |c: &u8| c.is_ascii_whitespace() || *c == 0x0b;
     let mut prev_space = false;
     for &c in b {
-        // Non-ASCII may be a no-break space: take the slow path.
         if c >= 0x80 || (ws(&c) && (c != b' ' || prev_space)) {
             return false;
         }
@@ -2151,6 +2189,33 @@ mod tests {
         ];
         for s in samples {
             assert_eq!(is_collapsed(s), collapse(s) == s, "{s:?}");
+        }
+        // Two marks in every pair of places of names up to 20 bytes (the
+        // words checked 8 bytes at a time and the bytes after them).
+        for len in 0..=20 {
+            for i in 0..len {
+                for j in i..len {
+                    for (a, b) in [
+                        (b' ', b' '),
+                        (b' ', b'\t'),
+                        (b' ', 0x01),
+                        (b' ', 0x0b),
+                        (0x1f, b' '),
+                        (b' ', 0x7f),
+                        (b'\n', b'x'),
+                    ] {
+                        let mut bytes = vec![b'a'; len];
+                        if let Some(x) = bytes.get_mut(i) {
+                            *x = a;
+                        }
+                        if let Some(x) = bytes.get_mut(j) {
+                            *x = b;
+                        }
+                        let s = String::from_utf8(bytes).unwrap_or_default();
+                        assert_eq!(is_collapsed(&s), collapse(&s) == s, "{s:?}");
+                    }
+                }
+            }
         }
     }
 
