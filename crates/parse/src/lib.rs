@@ -26,6 +26,7 @@ mod stamp;
 pub mod statspack;
 pub mod sysstat;
 pub mod textreport;
+pub mod words;
 
 pub use error::ParseError;
 pub use head::{HEAD_BYTES, parse_head};

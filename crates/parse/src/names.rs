@@ -78,8 +78,7 @@ pub fn collapse(name: &str) -> Cow<'_, str> {
 /// No tab, newline or carriage return and no two ASCII blanks in a row:
 /// nothing for [`collapse`] to change inside the name.
 fn single_blanks(t: &str) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
+    use crate::words::{HI, LO};
     let mut blank_before = false;
     let mut words = t.as_bytes().chunks_exact(8);
     for chunk in words.by_ref() {

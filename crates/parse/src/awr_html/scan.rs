@@ -14,6 +14,7 @@
 
 use std::borrow::Cow;
 
+use crate::words::{HI, LO};
 use tokens::{Token, Tokenizer};
 
 /// One table cell, text with entities resolved and whitespace collapsed.
@@ -861,17 +862,12 @@ fn is_collapsed(s: &str) -> bool {
     if all_visible_ascii(b) {
         return true;
     }
-    // Whitespace to `collapse` (`char::is_whitespace`): ASCII's, and the
-    // vertical tab `u8::is_ascii_whitespace` leaves out.
-    let ws = |c: &u8| c.is_ascii_whitespace() || *c == 0x0b;
-    if b.first().is_some_and(ws) || b.last().is_some_and(ws) {
+    if b.first().is_some_and(collapses) || b.last().is_some_and(collapses) {
         return false;
     }
     // 8 bytes at a time: no byte >= 0x80 (a no-break space may hide
     // there), none below 0x20 but the space (whitespace to rewrite), no two
     // spaces in a row (within a word or across two).
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
     let mut words = b.chunks_exact(8);
     let mut space_before = false;
     for w in words.by_ref() {
@@ -882,7 +878,7 @@ fn is_collapsed(s: &str) -> bool {
         // A byte below 0x20 (exact once none is >= 0x80): whitespace or a
         // control character, which the byte loop tells apart.
         if w.wrapping_sub(LO * 0x20) & !w & HI != 0 {
-            return is_collapsed_bytes(b);
+            return is_collapsed_bytes(b, false);
         }
         let x = w ^ (LO * u64::from(b' '));
         // Exact per byte (no borrow): high bit set where the byte is a space.
@@ -892,23 +888,21 @@ fn is_collapsed(s: &str) -> bool {
         }
         space_before = spaces >> 63 != 0;
     }
-    let mut prev_space = space_before;
-    for &c in words.remainder() {
-        // Non-ASCII may be a no-break space: take the slow path.
-        if c >= 0x80 || (ws(&c) && (c != b' ' || prev_space)) {
-            return false;
-        }
-        prev_space = c == b' ';
-    }
-    true
+    is_collapsed_bytes(words.remainder(), space_before)
 }
 
-/// [`is_collapsed`] past its first and last bytes, a byte at a time.
-fn is_collapsed_bytes(b: &[u8]) -> bool {
-    let ws = |c: &u8| c.is_ascii_whitespace() || *c == 0x0b;
-    let mut prev_space = false;
+/// Whitespace to [`collapse`] (`char::is_whitespace`) among ASCII bytes:
+/// `u8::is_ascii_whitespace`'s and the vertical tab.
+fn collapses(c: &u8) -> bool {
+    c.is_ascii_whitespace() || *c == 0x0b
+}
+
+/// [`is_collapsed`] past its first and last bytes, a byte at a time; the
+/// byte before `b` a space when `prev_space`.
+fn is_collapsed_bytes(b: &[u8], mut prev_space: bool) -> bool {
     for &c in b {
-        if c >= 0x80 || (ws(&c) && (c != b' ' || prev_space)) {
+        // Non-ASCII may be a no-break space: take the slow path.
+        if c >= 0x80 || (collapses(&c) && (c != b' ' || prev_space)) {
             return false;
         }
         prev_space = c == b' ';
@@ -919,8 +913,6 @@ fn is_collapsed_bytes(b: &[u8]) -> bool {
 /// Whether every byte is printable ASCII other than space (most cells:
 /// numbers, names), 8 bytes at a time.
 fn all_visible_ascii(b: &[u8]) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
     let mut words = b.chunks_exact(8);
     for w in words.by_ref() {
         let w = w.first_chunk::<8>().map_or(HI, |w| u64::from_le_bytes(*w));
@@ -955,6 +947,7 @@ pub fn collapse(s: &str) -> String {
 /// after a leading byte order mark, as quick-xml counted them.
 mod tokens {
     use super::{Kept, OpenCell, Tag, colspan_of, tag_of};
+    use crate::words::{find, find1, flags};
 
     pub enum Token<'a> {
         /// `<name attrs>` or `<name attrs/>`; `at` is the offset of `<`.
@@ -1190,49 +1183,6 @@ mod tokens {
         matches!(b, b' ' | b'\r' | b'\n' | b'\t')
     }
 
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-
-    /// High bit set in the bytes of `w` equal to `c`. Bytes above a match
-    /// may be flagged wrongly (a borrow); the lowest flag is always exact.
-    fn flags(w: u64, c: u8) -> u64 {
-        let x = w ^ (LO * u64::from(c));
-        x.wrapping_sub(LO) & !x & HI
-    }
-
-    /// How many words [`find`] looks at before it hands over to `memchr`:
-    /// most spans in AWR HTML (a tag, a cell's text) end within them, and
-    /// a call costs more than the words.
-    const WORDS: usize = 4;
-
-    /// Offset of the first byte of `s` flagged by `mask` (see [`flags`]),
-    /// read 8 bytes at a time for the first [`WORDS`] words, then by
-    /// `slow` (the equivalent `memchr` call) on what is left.
-    #[inline(always)]
-    fn find(
-        s: &[u8],
-        mask: impl Fn(u64) -> u64,
-        slow: impl Fn(&[u8]) -> Option<usize>,
-    ) -> Option<usize> {
-        let mut i = 0;
-        for _ in 0..WORDS {
-            let Some(w) = s.get(i..).and_then(|r| r.first_chunk::<8>()) else {
-                break;
-            };
-            let m = mask(u64::from_le_bytes(*w));
-            if m != 0 {
-                return Some(i + (m.trailing_zeros() / 8) as usize);
-            }
-            i += 8;
-        }
-        slow(s.get(i..)?).map(|j| i + j)
-    }
-
-    /// `memchr::memchr(c, s)`, quicker on short spans.
-    fn find1(c: u8, s: &[u8]) -> Option<usize> {
-        find(s, |w| flags(w, c), |r| memchr::memchr(c, r))
-    }
-
     impl<'a> Tokenizer<'a> {
         pub fn new(text: &'a str) -> Self {
             Tokenizer {
@@ -1247,26 +1197,13 @@ mod tokens {
             }
         }
 
-        /// The tag at `at` (not a comment, CDATA, DOCTYPE or processing
-        /// instruction), or `None` when its `>` is missing.
+        /// The tag at `at`, or `None` at markup that is not a tag (`<!`,
+        /// `<?`), at a `<` that ends the input, or when the tag's `>` is
+        /// missing. The bare cell and row tags, two thirds of the tags, are
+        /// tried before the markup is told apart; the others come from the
+        /// memo, else are read byte by byte.
         #[inline(always)]
         fn read_tag(&mut self, at: usize) -> Option<TagInfo> {
-            let bytes = self.bytes();
-            let rest = bytes.get(at..)?;
-            if let Some(info) = rest.get(1..5).and_then(short_tag) {
-                return Some(info);
-            }
-            self.read_other_tag(at)
-        }
-
-        /// The tag at `at` for the scans that stop at anything else
-        /// ([`Tokenizer::read_cells`], [`Tokenizer::skip_unkept`]): `None` at
-        /// markup that is not a tag (`<!`, `<?`), at a `<` that ends the
-        /// input, or when the tag's `>` is missing. The bare cell and row
-        /// tags, two thirds of the tags, are tried before the markup is told
-        /// apart.
-        #[inline(always)]
-        fn read_markup(&mut self, at: usize) -> Option<TagInfo> {
             let bytes = self.bytes();
             let rest = bytes.get(at..)?;
             if let Some(info) = rest.get(1..5).and_then(short_tag) {
@@ -1275,15 +1212,6 @@ mod tokens {
             if matches!(rest.get(1), Some(b'!' | b'?') | None) {
                 return None;
             }
-            self.read_other_tag(at)
-        }
-
-        /// [`Tokenizer::read_tag`] past the bare tags: the memo, else a read
-        /// byte by byte.
-        #[inline(always)]
-        fn read_other_tag(&mut self, at: usize) -> Option<TagInfo> {
-            let bytes = self.bytes();
-            let rest = bytes.get(at..)?;
             if let Some(info) = self.memo.find(bytes, rest) {
                 return Some(info);
             }
@@ -1534,7 +1462,7 @@ mod tokens {
                     }
                     at_markup = true;
                 }
-                let Some(info) = self.read_markup(pos) else {
+                let Some(info) = self.read_tag(pos) else {
                     break;
                 };
                 match (info.tag, info.close) {
@@ -1596,7 +1524,7 @@ mod tokens {
                     return;
                 };
                 let at = pos + lt;
-                let Some(info) = self.read_markup(at) else {
+                let Some(info) = self.read_tag(at) else {
                     self.pos = at;
                     self.state = State::Markup;
                     return;
@@ -1811,36 +1739,6 @@ mod tokens {
     #[cfg(test)]
     mod tests {
         use super::*;
-
-        /// Spans of every length with the byte looked for at every offset
-        /// (or absent), shorter and longer than the words read inline.
-        #[test]
-        fn find_agrees_with_memchr_at_every_offset_and_length() {
-            for len in 0..80 {
-                for at in 0..=len {
-                    let mut s = vec![b'x'; len];
-                    if let Some(b) = s.get_mut(at) {
-                        *b = if at % 2 == 0 { b'<' } else { b'&' };
-                    }
-                    // A second candidate further on must not win.
-                    if let Some(b) = s.get_mut(at + 3) {
-                        *b = b'<';
-                    }
-                    let want = memchr::memchr2(b'<', b'&', &s);
-                    let got = find(
-                        &s,
-                        |w| flags(w, b'<') | flags(w, b'&'),
-                        |r| memchr::memchr2(b'<', b'&', r),
-                    );
-                    assert_eq!(got, want, "len {len}, at {at}");
-                    assert_eq!(
-                        find1(b'<', &s),
-                        memchr::memchr(b'<', &s),
-                        "len {len}, at {at}"
-                    );
-                }
-            }
-        }
 
         #[test]
         fn bare_cell_and_row_tags_read_as_the_byte_reader_reads_them() {
