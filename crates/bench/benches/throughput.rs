@@ -22,7 +22,12 @@
 //! formats e2e batch`. Environment: `AWRFLASH_BENCH_BATCHES=1000,10000` (batch
 //! sizes), `AWRFLASH_BENCH_CMD="analyze {dir} -o {out}/"` (the CLI words;
 //! default: `analyze` when the CLI has it, else `parse`), `AWRFLASH_BENCH_KEEP=1`
-//! (keep the batch folders under `target/bench-batch`).
+//! (keep the batch folders under `target/bench-batch`), `AWRFLASH_BENCH_ONLY=TEXT`
+//! (the profile loops read only the files whose name contains it).
+//!
+//! Loops to profile, only when named: `profile-html` (parse the AWR HTML
+//! files), `profile-scan` (the floors over them), `profile-text` (parse the
+//! AWR text and Statspack files).
 //!
 //! The CLI runs in a child process of this same executable (with
 //! `AWRFLASH_BENCH_CHILD` set it is `awrflash`), so the bench needs no
@@ -109,6 +114,9 @@ fn main() -> ExitCode {
         if picked.iter().any(|p| p == what) {
             profile_loop(&files, what == "profile-html");
         }
+    }
+    if picked.iter().any(|p| p == "profile-text") {
+        profile_text(&files);
     }
     ExitCode::SUCCESS
 }
@@ -217,15 +225,17 @@ fn describe(r: &Result<Document, awrflash_parse::ParseError>) -> String {
 }
 
 /// Parses (or only scans, with every floor in turn) every AWR HTML file of
-/// the corpus `AWRFLASH_BENCH_ITERS` times (default 20), nothing else.
+/// the corpus `AWRFLASH_BENCH_ITERS` times (default 20), nothing else;
+/// only the files whose name contains `AWRFLASH_BENCH_ONLY` when it is set.
 fn profile_loop(files: &[(String, Vec<u8>)], parse: bool) {
     let iters: u64 = std::env::var("AWRFLASH_BENCH_ITERS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
+    let only = std::env::var("AWRFLASH_BENCH_ONLY").unwrap_or_default();
     let html: Vec<_> = files
         .iter()
-        .filter(|(n, _)| n.starts_with("awr-html/"))
+        .filter(|(n, _)| n.starts_with("awr-html/") && n.contains(only.as_str()))
         .collect();
     let n: u64 = html.iter().map(|(_, b)| b.len() as u64).sum::<u64>() * iters;
     if !parse {
@@ -253,6 +263,35 @@ fn profile_loop(files: &[(String, Vec<u8>)], parse: bool) {
     }
     println!(
         "parse_bytes: {:.0} MB/s over {:.0} MB",
+        mb_per_s(n, t.elapsed()),
+        n as f64 / 1e6
+    );
+}
+
+/// Parses every AWR text and Statspack file of the corpus
+/// `AWRFLASH_BENCH_ITERS` times (default 20), nothing else: the text
+/// parsers' loop for callgrind and `perf`.
+fn profile_text(files: &[(String, Vec<u8>)]) {
+    let iters: u64 = std::env::var("AWRFLASH_BENCH_ITERS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let only = std::env::var("AWRFLASH_BENCH_ONLY").unwrap_or_default();
+    let text: Vec<_> = files
+        .iter()
+        .filter(|(n, _)| {
+            (n.starts_with("awr-text/") || n.starts_with("statspack/")) && n.contains(only.as_str())
+        })
+        .collect();
+    let n: u64 = text.iter().map(|(_, b)| b.len() as u64).sum::<u64>() * iters;
+    let t = Instant::now();
+    for _ in 0..iters {
+        for (name, data) in &text {
+            std::hint::black_box(awrflash_parse::parse_bytes(name, data).is_ok());
+        }
+    }
+    println!(
+        "parse_bytes (text reports): {:.0} MB/s over {:.0} MB",
         mb_per_s(n, t.elapsed()),
         n as f64 / 1e6
     );
