@@ -91,26 +91,60 @@ fn vote(c: &str) -> Option<Decimal> {
     }
 }
 
+/// The votes of every token of `text` (maximal runs of bytes that are not
+/// ASCII whitespace, as `split_ascii_whitespace` cuts each line). Only a
+/// token holding a `.` or `,` can vote, so the tokens are found from those
+/// bytes (`memchr`), each read once; lines are counted only for the first
+/// vote of each kind.
 fn count(text: &str) -> Votes {
+    let bytes = text.as_bytes();
     let mut v = Votes::default();
-    for (i, line) in text.lines().enumerate() {
-        let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
-        for tok in line.split_ascii_whitespace() {
-            match core(tok).and_then(|(_, c)| vote(c)) {
-                Some(Decimal::Point) => {
-                    if v.point == 0 {
-                        v.first_point = no;
-                    }
-                    v.point += 1;
+    // Tokens end at or before `done` once read.
+    let mut done = 0;
+    // Lines counted up to `counted` (1-based line of that byte).
+    let (mut counted, mut line) = (0, 1u32);
+    let mut line_at = |pos: usize| {
+        let n = bytes
+            .get(counted..pos)
+            .map_or(0, |s| memchr::memchr_iter(b'\n', s).count());
+        line = line.saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
+        counted = counted.max(pos);
+        line
+    };
+    for sep in memchr::memchr2_iter(b'.', b',', bytes) {
+        if sep < done {
+            continue;
+        }
+        let before = bytes.get(..sep).unwrap_or_default();
+        let start = before
+            .iter()
+            .rposition(u8::is_ascii_whitespace)
+            .map_or(0, |p| p + 1);
+        let after = bytes.get(sep..).unwrap_or_default();
+        let end = after
+            .iter()
+            .position(u8::is_ascii_whitespace)
+            .map_or(bytes.len(), |p| sep + p);
+        done = end;
+        // Both ends sit next to ASCII bytes (or the text's ends): char
+        // boundaries.
+        let Some(tok) = text.get(start..end) else {
+            continue;
+        };
+        match core(tok).and_then(|(_, c)| vote(c)) {
+            Some(Decimal::Point) => {
+                if v.point == 0 {
+                    v.first_point = line_at(start);
                 }
-                Some(Decimal::Comma) => {
-                    if v.comma == 0 {
-                        v.first_comma = no;
-                    }
-                    v.comma += 1;
-                }
-                None => {}
+                v.point += 1;
             }
+            Some(Decimal::Comma) => {
+                if v.comma == 0 {
+                    v.first_comma = line_at(start);
+                }
+                v.comma += 1;
+            }
+            None => {}
         }
     }
     v
@@ -214,6 +248,90 @@ mod tests {
             n,
             "  Redo size (bytes):     1,234,567.8       12.5\n  DB Time(s):   0.5  11.2.0.4.0  10-Jul-14 04:00:45\n"
         );
+    }
+
+    /// `count` as it read every token of every line.
+    fn count_plainly(text: &str) -> Votes {
+        let mut v = Votes::default();
+        for (i, line) in text.lines().enumerate() {
+            let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            for tok in line.split_ascii_whitespace() {
+                match core(tok).and_then(|(_, c)| vote(c)) {
+                    Some(Decimal::Point) => {
+                        if v.point == 0 {
+                            v.first_point = no;
+                        }
+                        v.point += 1;
+                    }
+                    Some(Decimal::Comma) => {
+                        if v.comma == 0 {
+                            v.first_comma = no;
+                        }
+                        v.comma += 1;
+                    }
+                    None => {}
+                }
+            }
+        }
+        v
+    }
+
+    /// Tokens cut by every kind of blank and line end, at the text's ends,
+    /// with several separators, with non-ASCII bytes and runs of dots: the
+    /// votes and the lines of the first ones are those of every token read.
+    #[test]
+    fn votes_are_those_of_every_token() {
+        let pieces = [
+            "0,47",
+            "1.234,5",
+            "477.1",
+            "1,234,567",
+            "1,234",
+            "...",
+            "x.y",
+            "-3.5%",
+            "1000,",
+            "é1.5",
+            "12,5ms",
+            ",",
+            ".",
+            "ab",
+            "4118,57511",
+            "1.234.567",
+        ];
+        let blanks = [" ", "\t", "\n", "\r\n", "\r", "\u{c}", "\u{b}", "  \n\n"];
+        let mut texts = Vec::new();
+        for (i, a) in pieces.iter().enumerate() {
+            for (j, b) in pieces.iter().enumerate() {
+                let blank = blanks[(i + j) % blanks.len()];
+                let other = blanks[(i * 3 + j) % blanks.len()];
+                texts.push(format!("{a}{blank}{b}"));
+                texts.push(format!("{other}{a}{blank}{b}{other}{a}"));
+            }
+        }
+        for t in &texts {
+            let (x, y) = (count(t), count_plainly(t));
+            assert_eq!(
+                (x.point, x.comma, x.first_point, x.first_comma),
+                (y.point, y.comma, y.first_point, y.first_comma),
+                "{t:?}"
+            );
+        }
+        // The corpus's text reports.
+        if let Some(dir) = awrflash_testkit::corpus("") {
+            for p in awrflash_testkit::files_below(&dir) {
+                let Ok(t) = std::fs::read_to_string(&p) else {
+                    continue;
+                };
+                let (x, y) = (count(&t), count_plainly(&t));
+                assert_eq!(
+                    (x.point, x.comma, x.first_point, x.first_comma),
+                    (y.point, y.comma, y.first_point, y.first_comma),
+                    "{}",
+                    p.display()
+                );
+            }
+        }
     }
 
     #[test]
