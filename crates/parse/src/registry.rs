@@ -199,11 +199,18 @@ pub fn slot_of_key(k: &str) -> Option<Slot> {
 /// Of `titles` (a report's section titles, in order), the one to read for
 /// `slot`: the first printed under the slot's preferred title, else under
 /// the next one.
-pub fn pick<'a>(slot: Slot, titles: impl Iterator<Item = &'a str> + Clone) -> Option<&'a str> {
+pub fn pick<'a>(slot: Slot, titles: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let keyed: Vec<(&str, String)> = titles.map(|t| (t, key(t))).collect();
+    pick_keyed(slot, &keyed)
+}
+
+/// [`pick`] over titles given with their [`key`]s (a report's titles are
+/// keyed once, not once for every slot and pattern).
+pub fn pick_keyed<'a>(slot: Slot, titles: &[(&'a str, String)]) -> Option<&'a str> {
     let (_, patterns) = SECTIONS.iter().find(|(s, _)| *s == slot)?;
     patterns
         .iter()
-        .find_map(|p| titles.clone().find(|t| p.matches(&key(t))))
+        .find_map(|p| titles.iter().find(|(_, k)| p.matches(k)).map(|&(t, _)| t))
 }
 
 /// True for the title of a top-events table of any release: `Top 5 Timed

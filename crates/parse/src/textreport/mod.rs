@@ -48,29 +48,58 @@ impl<'a> Line<'a> {
 }
 
 /// Splits the text into lines (LF, CRLF or lone CR), dropping form feeds.
+/// Line numbers count the LFs: the lines a lone CR cuts share one. A CR
+/// that ends a line (before its LF or the end of the text) is dropped.
 pub fn split_lines(text: &str) -> Vec<Line<'_>> {
+    split_marking(text, &[]).0
+}
+
+/// [`split_lines`], and the indices of the lines where one of the byte
+/// offsets `at` (ascending) falls.
+fn split_marking<'a>(text: &'a str, at: &[usize]) -> (Vec<Line<'a>>, Vec<usize>) {
+    let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(text.len() / 60 + 1);
-    let mut no: u32 = 0;
-    for raw in text.split('\n') {
-        no = no.saturating_add(1);
-        let raw = raw.strip_suffix('\r').unwrap_or(raw);
-        // A lone CR (old Mac line ends) would hide the rest of the file in
-        // one line: treat it as a line break too.
-        if raw.contains('\r') {
-            for part in raw.split('\r') {
-                out.push(Line {
-                    no,
-                    text: clean(part),
-                });
-            }
-        } else {
-            out.push(Line {
-                no,
-                text: clean(raw),
-            });
+    let mut marked = Vec::new();
+    let mut at = at.iter().copied().peekable();
+    // Pushes the line of `text[start..end]`, marked when an offset of `at`
+    // falls in it.
+    let mut push = |out: &mut Vec<Line<'a>>, no: u32, start: usize, end: usize| {
+        let mut hit = false;
+        while let Some(a) = at.next_if(|&a| a < end) {
+            hit |= a >= start;
         }
+        if hit {
+            marked.push(out.len());
+        }
+        // Every break is an ASCII byte: its offset is a char boundary.
+        out.push(Line {
+            no,
+            text: clean(text.get(start..end).unwrap_or_default()),
+        });
+    };
+    let mut no: u32 = 1;
+    let mut start = 0;
+    // The breaks found in one pass: LF, and CR (before an LF, or alone).
+    let mut breaks = memchr::memchr2_iter(b'\n', b'\r', bytes).peekable();
+    while let Some(i) = breaks.next() {
+        push(&mut out, no, start, i);
+        start = i + 1;
+        if bytes.get(i) == Some(&b'\r') {
+            match bytes.get(i + 1) {
+                // CRLF: one break, the LF's.
+                Some(b'\n') => {
+                    breaks.next();
+                    start = i + 2;
+                }
+                Some(_) => continue,
+                // A CR at the very end ends the last line.
+                None => return (out, marked),
+            }
+        }
+        no = no.saturating_add(1);
     }
-    out
+    push(&mut out, no, start, bytes.len());
+    (out, marked)
 }
 
 fn clean(s: &str) -> &str {
@@ -105,6 +134,10 @@ fn find_at(text: &str, needle: &str, pivot: usize) -> Option<usize> {
         (text.as_bytes().get(start..start + n.len()) == Some(n)).then_some(start)
     })
 }
+
+/// What every page-header line holds (the first for AWR, the second for
+/// Statspack 8i/9i): [`page_title`] reads no line without one.
+const PAGE_NEEDLES: [&str; 2] = ["DB/Inst:", " for DB: "];
 
 /// Title of a page-header line, if the line is one.
 fn page_title(text: &str) -> Option<&str> {
@@ -145,8 +178,13 @@ fn tilde_title<'a>(text: &'a str, next: &str) -> Option<(&'a str, usize)> {
 }
 
 /// Splits the lines into sections. Lines before the first title (the
-/// report header) are returned as a section titled `""`.
-pub fn sections<'a>(lines: &[Line<'a>]) -> Vec<Section<'a>> {
+/// report header) are returned as a section titled `""`. Page headers are
+/// looked for only on the lines `may_be_page_header` lets through (asked
+/// in order; [`Doc::new`] lets through those holding a [`PAGE_NEEDLES`]).
+pub fn sections<'a>(
+    lines: &[Line<'a>],
+    mut may_be_page_header: impl FnMut(usize) -> bool,
+) -> Vec<Section<'a>> {
     let mut out = Vec::new();
     let mut cur = Section {
         title: "",
@@ -156,7 +194,7 @@ pub fn sections<'a>(lines: &[Line<'a>]) -> Vec<Section<'a>> {
     };
     let mut i = 0;
     while let Some(l) = lines.get(i) {
-        if let Some(t) = page_title(l.text) {
+        if let Some(t) = may_be_page_header(i).then(|| page_title(l.text)).flatten() {
             out.push(std::mem::replace(
                 &mut cur,
                 Section {
@@ -187,6 +225,18 @@ pub fn sections<'a>(lines: &[Line<'a>]) -> Vec<Section<'a>> {
 
 /// Title comparison: case, repeated blanks and a trailing colon ignored.
 pub fn same_title(a: &str, b: &str) -> bool {
+    // Titles that differ in their first byte (most of the pairs compared)
+    // differ as words: a first word equal to the other's once colons are
+    // cut from its end starts with the same byte, in either case.
+    let first = |s: &str| {
+        s.trim_start()
+            .bytes()
+            .next()
+            .map(|b| b.to_ascii_lowercase())
+    };
+    if first(a) != first(b) {
+        return false;
+    }
     let mut x = a.split_whitespace();
     let mut y = b.split_whitespace();
     loop {
@@ -472,14 +522,38 @@ pub struct Row<'s, 'a> {
 pub struct Doc<'a> {
     pub sections: Vec<Section<'a>>,
     tables: Vec<OnceCell<Vec<Table<'a>>>>,
+    /// Each section's title with its [`registry::key`].
+    keyed: Vec<(&'a str, String)>,
 }
 
 impl<'a> Doc<'a> {
     pub fn new(text: &'a str) -> (Vec<Line<'a>>, Self) {
-        let lines = split_lines(text);
-        let sections = sections(&lines);
+        // The page headers' needles found in one pass over the text, not
+        // looked for line by line.
+        let mut hits: Vec<usize> = PAGE_NEEDLES
+            .iter()
+            .flat_map(|n| memchr::memmem::find_iter(text.as_bytes(), n.as_bytes()))
+            .collect();
+        hits.sort_unstable();
+        let (lines, marked) = split_marking(text, &hits);
+        let mut marked = marked.into_iter().peekable();
+        let sections = sections(&lines, |i| {
+            while marked.next_if(|&m| m < i).is_some() {}
+            marked.next_if_eq(&i).is_some()
+        });
         let tables = sections.iter().map(|_| OnceCell::new()).collect();
-        (lines, Doc { sections, tables })
+        let keyed = sections
+            .iter()
+            .map(|s| (s.title, registry::key(s.title)))
+            .collect();
+        (
+            lines,
+            Doc {
+                sections,
+                tables,
+                keyed,
+            },
+        )
     }
 
     /// The tables of section `i` (split on first use).
@@ -496,7 +570,7 @@ impl<'a> Doc<'a> {
     /// The title under which the report prints the section of `slot`
     /// (see [`crate::registry`]).
     pub fn title(&self, slot: Slot) -> Option<&'a str> {
-        registry::pick(slot, self.sections.iter().map(|s| s.title))
+        registry::pick_keyed(slot, &self.keyed)
     }
 
     /// [`Doc::rows`] of the section of `slot`; none when it is not printed.
@@ -760,6 +834,145 @@ mod tests {
         assert_eq!(c, vec!["x", "", ""]);
     }
 
+    /// `split_lines` as it cut the text at every LF, then at every CR left
+    /// once the CR before the LF was stripped.
+    fn split_lines_plainly(text: &str) -> Vec<(u32, &str)> {
+        let mut out = Vec::new();
+        for (i, raw) in text.split('\n').enumerate() {
+            let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            let raw = raw.strip_suffix('\r').unwrap_or(raw);
+            for part in raw.split('\r') {
+                out.push((no, clean(part)));
+            }
+        }
+        out
+    }
+
+    /// Every text of up to six bytes from LF, CR, a form feed, a blank and
+    /// a letter, and the corpus's text reports: the lines and their numbers
+    /// are those of the split at every LF, then every CR.
+    #[test]
+    fn lines_are_those_of_the_split_at_lf_then_cr() {
+        let alphabet = ["\n", "\r", "\u{c}", " ", "a"];
+        let mut texts = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..6 {
+            let next: Vec<String> = last
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(next.iter().cloned());
+            last = next;
+        }
+        if let Some(dir) = awrflash_testkit::corpus("") {
+            for p in awrflash_testkit::files_below(&dir) {
+                if let Ok(t) = std::fs::read_to_string(&p) {
+                    texts.push(t);
+                }
+            }
+        }
+        for t in &texts {
+            let got: Vec<(u32, &str)> = split_lines(t).iter().map(|l| (l.no, l.text)).collect();
+            assert_eq!(got, split_lines_plainly(t), "{t:?}");
+        }
+    }
+
+    /// The sections of [`Doc::new`], which looks for page headers only on
+    /// the lines holding a needle, are those of looking on every line: the
+    /// corpus's text reports, and page headers at the text's ends, cut by
+    /// each kind of line end, with the needle at a line's end.
+    #[test]
+    fn page_headers_are_found_on_the_lines_holding_a_needle() {
+        let header = "Wait Events  DB/Inst: A/a  Snaps: 1-2";
+        let old = "Wait Events for DB: X  Instance: x  Snaps: 3 -4";
+        let mut texts = vec![
+            header.to_string(),
+            format!("x\n{header}"),
+            format!("{header}\r\nrow\r{old}\n\u{c}{old}\r"),
+            "a for DB: \nInstance: Snaps\nrow DB/Inst:\nSnap".to_string(),
+            format!("{header}{header}\n\n{old} DB/Inst: Snap\n"),
+        ];
+        if let Some(dir) = awrflash_testkit::corpus("") {
+            for p in awrflash_testkit::files_below(&dir) {
+                if let Ok(t) = std::fs::read_to_string(&p) {
+                    texts.push(t);
+                }
+            }
+        }
+        let shape = |s: &[Section<'_>]| -> Vec<(String, u32, usize, usize)> {
+            s.iter()
+                .map(|s| (s.title.to_string(), s.line, s.lines.len(), s.title_end))
+                .collect()
+        };
+        let mut titled = 0;
+        for t in &texts {
+            let (_, doc) = Doc::new(t);
+            let every = sections(&split_lines(t), |_| true);
+            assert_eq!(shape(&doc.sections), shape(&every), "{t:?}");
+            titled += every.len();
+        }
+        assert!(titled > texts.len(), "no page header was found at all");
+    }
+
+    /// `same_title` word by word, without the first byte's shortcut.
+    fn same_title_plainly(a: &str, b: &str) -> bool {
+        let words = |s: &str| -> Vec<String> {
+            s.split_whitespace()
+                .map(|w| w.trim_end_matches(':').to_ascii_lowercase())
+                .collect()
+        };
+        words(a) == words(b)
+    }
+
+    /// Every pair of the corpus's section titles and of variants of them
+    /// (case, colons, blanks, colon-only words, non-ASCII first letters).
+    #[test]
+    fn same_title_compares_words() {
+        let mut titles: Vec<String> = vec![
+            ":".into(),
+            ":: Load Profile".into(),
+            ": Load Profile".into(),
+            "\u{a0}Load Profile".into(),
+            "Élan".into(),
+            "élan".into(),
+            "".into(),
+        ];
+        if let Some(dir) = awrflash_testkit::corpus("") {
+            for p in awrflash_testkit::files_below(&dir) {
+                if let Ok(t) = std::fs::read_to_string(&p) {
+                    let (_, doc) = Doc::new(&t);
+                    titles.extend(doc.sections.iter().map(|s| s.title.to_string()));
+                }
+            }
+        }
+        titles.sort();
+        titles.dedup();
+        let variants: Vec<String> = titles
+            .iter()
+            .flat_map(|t| {
+                [
+                    t.clone(),
+                    t.to_uppercase(),
+                    format!("  {t}:"),
+                    t.replace(' ', "   "),
+                    format!("{t} :"),
+                ]
+            })
+            .collect();
+        let mut equal = 0;
+        for a in &variants {
+            for b in &titles {
+                let want = same_title_plainly(a, b);
+                assert_eq!(same_title(a, b), want, "{a:?} {b:?}");
+                equal += usize::from(want);
+            }
+        }
+        assert!(
+            equal >= titles.len() * 3,
+            "the variants did not read as their titles"
+        );
+    }
+
     #[test]
     fn crlf_form_feeds_and_lone_cr_are_line_breaks() {
         let l = split_lines("a\r\n\u{c}b  \r\nc\rd");
@@ -772,7 +985,7 @@ mod tests {
     fn titles_come_from_page_headers_and_tilde_underlines() {
         let text = "Load Profile     Per Second\n~~~~~~~~~~~~     ----------\n  DB Time(s):     1.0\n\n\u{c}Wait Events for DB: X  Instance: x  Snaps: 3 -4\nrow\nTime Model Statistics    DB/Inst: A/a  Snaps: 1-2\n";
         let lines = split_lines(text);
-        let s = sections(&lines);
+        let s = sections(&lines, |_| true);
         let titles: Vec<&str> = s.iter().map(|s| s.title).collect();
         assert_eq!(
             titles,

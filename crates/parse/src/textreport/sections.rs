@@ -198,6 +198,7 @@ fn load_profile(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<LoadProfileRow> {
 }
 
 /// Column indexes of a wait-event style table.
+#[derive(Clone, Copy)]
 struct WaitCols {
     waits: Option<usize>,
     timeouts: Option<usize>,
@@ -252,8 +253,27 @@ struct Figures {
     class: Option<String>,
 }
 
-fn figures(n: &Named<'_, '_>, ctx: &mut Ctx) -> Figures {
-    let w = wait_cols(n.row.rule);
+/// [`wait_cols`] of the last rule asked for: the rows of a table share
+/// their rule, so its headings are read once a table, not once a row.
+#[derive(Default)]
+struct ColsOfRule<'s> {
+    last: Option<(&'s Rule, WaitCols)>,
+}
+
+impl<'s> ColsOfRule<'s> {
+    fn of(&mut self, rule: &'s Rule) -> WaitCols {
+        match self.last {
+            Some((r, w)) if std::ptr::eq(r, rule) => w,
+            _ => {
+                let w = wait_cols(rule);
+                self.last = Some((rule, w));
+                w
+            }
+        }
+    }
+}
+
+fn figures(n: &Named<'_, '_>, w: &WaitCols, ctx: &mut Ctx) -> Figures {
     let (t, no) = (n.title(), n.no());
     let c = &n.cells;
     let waits = ctx.num(cell(c, w.waits), t, no);
@@ -282,8 +302,9 @@ fn figures(n: &Named<'_, '_>, ctx: &mut Ctx) -> Figures {
 
 fn top_events(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<TopEvent> {
     let mut out = Vec::new();
+    let mut cols = ColsOfRule::default();
     for n in named_rows(doc, Slot::TopEvents) {
-        let f = figures(&n, ctx);
+        let f = figures(&n, &cols.of(n.row.rule), ctx);
         let cpu =
             n.name().eq_ignore_ascii_case("DB CPU") || n.name().eq_ignore_ascii_case("CPU time");
         out.push(TopEvent {
@@ -301,11 +322,13 @@ fn top_events(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<TopEvent> {
 
 fn wait_events(doc: &Doc<'_>, ctx: &mut Ctx, slot: Slot) -> Vec<WaitEvent> {
     let mut out = Vec::new();
+    let mut cols = ColsOfRule::default();
     for n in named_rows(doc, slot) {
-        if wait_cols(n.row.rule).waits.is_none() {
+        let w = cols.of(n.row.rule);
+        if w.waits.is_none() {
             continue;
         }
-        let f = figures(&n, ctx);
+        let f = figures(&n, &w, ctx);
         out.push(WaitEvent {
             name: SharedStr::new(n.name()),
             wait_class: f.class.map(|c| SharedStr::shared(&c)),
@@ -329,8 +352,9 @@ fn wait_classes(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<WaitClassRow> {
         rows = named_rows(doc, Slot::SummaryWaitClasses);
     }
     let mut out = Vec::new();
+    let mut cols = ColsOfRule::default();
     for n in rows {
-        let f = figures(&n, ctx);
+        let f = figures(&n, &cols.of(n.row.rule), ctx);
         out.push(WaitClassRow {
             wait_class: n.name().to_string(),
             waits: f.waits,
