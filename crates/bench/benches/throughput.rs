@@ -27,7 +27,8 @@
 //!
 //! Loops to profile, only when named: `profile-html` (parse the AWR HTML
 //! files), `profile-scan` (the floors over them), `profile-text` (parse the
-//! AWR text and Statspack files).
+//! AWR text and Statspack files), `profile-os` (parse the iostat, sar and
+//! nmon captures).
 //!
 //! The CLI runs in a child process of this same executable (with
 //! `AWRFLASH_BENCH_CHILD` set it is `awrflash`), so the bench needs no
@@ -116,7 +117,10 @@ fn main() -> ExitCode {
         }
     }
     if picked.iter().any(|p| p == "profile-text") {
-        profile_text(&files);
+        profile_parse(&files, &["awr-text/", "statspack/"], "text reports");
+    }
+    if picked.iter().any(|p| p == "profile-os") {
+        profile_parse(&files, &["iostat/", "other/"], "OS captures");
     }
     ExitCode::SUCCESS
 }
@@ -268,30 +272,33 @@ fn profile_loop(files: &[(String, Vec<u8>)], parse: bool) {
     );
 }
 
-/// Parses every AWR text and Statspack file of the corpus
-/// `AWRFLASH_BENCH_ITERS` times (default 20), nothing else: the text
-/// parsers' loop for callgrind and `perf`.
-fn profile_text(files: &[(String, Vec<u8>)]) {
+/// Parses every file of the corpus under one of `dirs` (but the AWR HTML
+/// ones) `AWRFLASH_BENCH_ITERS` times (default 20), nothing else: the
+/// loop of the text and OS capture parsers for callgrind and `perf`.
+fn profile_parse(files: &[(String, Vec<u8>)], dirs: &[&str], what: &str) {
     let iters: u64 = std::env::var("AWRFLASH_BENCH_ITERS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
     let only = std::env::var("AWRFLASH_BENCH_ONLY").unwrap_or_default();
-    let text: Vec<_> = files
+    let picked: Vec<_> = files
         .iter()
         .filter(|(n, _)| {
-            (n.starts_with("awr-text/") || n.starts_with("statspack/")) && n.contains(only.as_str())
+            dirs.iter().any(|d| n.starts_with(d))
+                && !n.ends_with(".html")
+                && n.contains(only.as_str())
         })
         .collect();
-    let n: u64 = text.iter().map(|(_, b)| b.len() as u64).sum::<u64>() * iters;
+    let n: u64 = picked.iter().map(|(_, b)| b.len() as u64).sum::<u64>() * iters;
     let t = Instant::now();
     for _ in 0..iters {
-        for (name, data) in &text {
+        for (name, data) in &picked {
             std::hint::black_box(awrflash_parse::parse_bytes(name, data).is_ok());
         }
     }
     println!(
-        "parse_bytes (text reports): {:.0} MB/s over {:.0} MB",
+        "parse_bytes ({what}, {} files): {:.0} MB/s over {:.0} MB",
+        picked.len(),
         mb_per_s(n, t.elapsed()),
         n as f64 / 1e6
     );
