@@ -10,6 +10,7 @@ pub mod awr_html;
 pub mod awr_text;
 pub mod decode;
 pub mod error;
+pub mod fields;
 pub mod head;
 pub mod iostat;
 pub mod limits;

@@ -55,7 +55,7 @@ fn snapshot(tok: &str) -> Option<u32> {
 /// record, or the `AAA` records with a `ZZZZ` snapshot line.
 pub fn looks_like_nmon(head: &str) -> bool {
     let mut aaa = false;
-    for l in head.lines().take(200) {
+    for l in crate::fields::lines(head).take(200) {
         let l = l.trim_start();
         if l.starts_with("AAA,progname,") || l.starts_with("AAA,AIX,") {
             return true;
@@ -88,10 +88,19 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     let mut snaps: BTreeMap<u32, Snap> = BTreeMap::new();
     let mut cpus: BTreeMap<u32, CpuSample> = BTreeMap::new();
     let mut sections: Vec<&str> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    // The fields of the line, in one buffer for every line.
+    let mut f: Vec<&str> = Vec::new();
+    for (i, line) in crate::fields::lines(text).enumerate() {
         let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let line = line.trim_end_matches('\r');
-        let f: Vec<&str> = line.split(',').collect();
+        // Most lines belong to sections not read (processes, memory,
+        // network): told by their tag, before the line is split.
+        let tag = line.split(',').next().unwrap_or_default();
+        if !matches!(tag, "AAA" | "ZZZZ" | "CPU_ALL") && disk_col(tag).is_none() {
+            continue;
+        }
+        f.clear();
+        f.extend(line.split(','));
         let (Some(&tag), Some(&second)) = (f.first(), f.get(1)) else {
             continue;
         };
@@ -175,7 +184,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
                     );
                     continue;
                 };
-                let cells: Vec<&str> = f.iter().skip(2).copied().collect();
+                let cells = f.get(2..).unwrap_or_default();
                 if cells.len() < devs.len() {
                     warn.push(
                         "short row",
@@ -196,7 +205,13 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
                     }
                     match cell.parse::<f64>() {
                         Ok(v) if v.is_finite() => {
-                            snap.disks.entry(dev.clone()).or_default().push((col, v));
+                            // The device's name is copied once a snapshot.
+                            match snap.disks.get_mut(dev.as_str()) {
+                                Some(values) => values.push((col, v)),
+                                None => {
+                                    snap.disks.insert(dev.clone(), vec![(col, v)]);
+                                }
+                            }
                         }
                         _ => warn.push(
                             "bad value",

@@ -54,8 +54,7 @@ fn is_number(t: &str) -> bool {
 /// Parses a sar report's device (and CPU) sections.
 pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     let order = iostat::slash_order(text);
-    let os = text
-        .lines()
+    let os = crate::fields::lines(text)
         .find(|l| !l.trim().is_empty())
         .and_then(|l| l.split_whitespace().next())
         .unwrap_or("");
@@ -88,7 +87,9 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     let mut instants = Vec::new();
     let mut layout = None;
 
-    for (idx, raw) in text.lines().enumerate() {
+    // The fields of the line, in one buffer for every line.
+    let mut toks: Vec<&str> = Vec::new();
+    for (idx, raw) in crate::fields::lines(text).enumerate() {
         let line_no = idx as u32 + 1;
         let line = raw.trim_end_matches('\r');
         let trimmed = line.trim();
@@ -105,7 +106,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
             section = Section::None;
             continue;
         }
-        let toks: Vec<&str> = trimmed.split_whitespace().collect();
+        crate::fields::split_into(trimmed, &mut toks);
         let indented = line.starts_with([' ', '\t']);
         let (rest, time) = match leading_time(&toks) {
             Some((secs, rest)) => (rest, Some(secs)),

@@ -96,14 +96,14 @@ pub fn sniff(text: &str) -> Sniffed {
         return Sniffed::Iostat;
     }
     // HP-UX `device bps sps msps`; Solaris without `-x`: `kps tps serv`.
-    if head.lines().take(400).any(|l| {
-        let t: Vec<&str> = l.split_whitespace().collect();
-        t == ["device", "bps", "sps", "msps"] || t.windows(3).any(|w| w == ["kps", "tps", "serv"])
-    }) || crate::iostat::is_aix_extended(head)
+    if crate::fields::lines(head)
+        .take(400)
+        .any(|l| crate::iostat::is_hpux_header(l) || crate::iostat::is_solaris_tty_columns(l))
+        || crate::iostat::is_aix_extended(head)
     {
         return Sniffed::Iostat;
     }
-    let has_device_header = head.lines().take(400).any(|l| {
+    let has_device_header = crate::fields::lines(head).take(400).any(|l| {
         let t = l.trim();
         // `iostat --pretty` and Solaris `-xn` print the device name last.
         (t.starts_with("Device") || t.starts_with("device") || t.ends_with(" Device"))
@@ -112,18 +112,17 @@ pub fn sniff(text: &str) -> Sniffed {
     if has_device_header {
         return Sniffed::Iostat;
     }
-    let sar_like = head.lines().take(400).any(|l| {
+    let sar_like = crate::fields::lines(head).take(400).any(|l| {
         let mut f = l.split_whitespace();
         f.next().is_some_and(is_clock)
             && l.contains("DEV")
             && (l.contains("tps") || l.contains("rd_sec/s") || l.contains("rkB/s"))
-    }) || (head
-        .lines()
+    }) || (crate::fields::lines(head)
         .take(400)
         .any(|l| l.contains("%busy") && l.contains("avque")));
     // `sar -A` may put its device section past the first 400 lines.
     let sar_dev = || {
-        text.lines().any(|l| {
+        crate::fields::lines(text).any(|l| {
             let mut f = l.split_whitespace();
             f.next().is_some_and(is_clock)
                 && l.split_whitespace().any(|w| w == "DEV")
@@ -159,14 +158,18 @@ fn is_clock(s: &str) -> bool {
 }
 
 fn looks_like_segment_csv(lower: &str) -> bool {
-    let first = lower.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let first = crate::fields::lines(lower)
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
     first.contains("segment_name")
         && first.contains("owner")
         && (first.contains("bytes") || first.contains("mb") || first.contains("gb"))
 }
 
 fn looks_like_sysstat(lower: &str) -> bool {
-    let first = lower.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let first = crate::fields::lines(lower)
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
     let csv_header = first.replace([' ', '"'], "");
     if csv_header.starts_with("name,value") || csv_header.starts_with("statistic,value") {
         return true;
@@ -183,10 +186,10 @@ fn looks_like_sysstat(lower: &str) -> bool {
     }
     // SQL*Plus spool of `select name, value from v$sysstat`: a NAME/VALUE
     // header, and statistic names awrflash knows.
-    let header = lower.lines().take(200).any(|l| {
+    let header = crate::fields::lines(lower).take(200).any(|l| {
         let mut w = l.split_whitespace();
         matches!(w.next(), Some("name")) && matches!(w.next(), Some("value"))
-    }) || lower.lines().take(200).any(|l| {
+    }) || crate::fields::lines(lower).take(200).any(|l| {
         // `STATISTIC# NAME CLASS VALUE` and other column lists, `colsep` too.
         let l = l.replace(['|', ','], " ");
         let w: Vec<&str> = l.split_whitespace().collect();

@@ -51,10 +51,37 @@ impl Date {
 /// ISO text for a date and a time of day.
 pub fn iso(date: Option<Date>, secs: Secs) -> String {
     let (h, mi, s) = (secs / 3600, secs / 60 % 60, secs % 60);
-    match date {
-        Some(d) => format!("{:04}-{:02}-{:02}T{h:02}:{mi:02}:{s:02}", d.y, d.m, d.d),
-        None => format!("{h:02}:{mi:02}:{s:02}"),
+    // Digits pushed one by one (a capture has a stamp every few rows, and
+    // `format!` took most of the time of placing one); years of other
+    // than four digits and hours past 99 go through `format!`.
+    let four = date.is_none_or(|d| (0..=9999).contains(&d.y) && d.m < 100 && d.d < 100);
+    if !four || h > 99 {
+        return match date {
+            Some(d) => format!("{:04}-{:02}-{:02}T{h:02}:{mi:02}:{s:02}", d.y, d.m, d.d),
+            None => format!("{h:02}:{mi:02}:{s:02}"),
+        };
     }
+    let mut out = String::with_capacity(19);
+    let two = |out: &mut String, n: u32| {
+        out.push(char::from(b'0' + (n / 10 % 10) as u8));
+        out.push(char::from(b'0' + (n % 10) as u8));
+    };
+    if let Some(d) = date {
+        let y = u32::try_from(d.y).unwrap_or_default();
+        two(&mut out, y / 100);
+        two(&mut out, y % 100);
+        out.push('-');
+        two(&mut out, d.m);
+        out.push('-');
+        two(&mut out, d.d);
+        out.push('T');
+    }
+    two(&mut out, h);
+    out.push(':');
+    two(&mut out, mi);
+    out.push(':');
+    two(&mut out, s);
+    out
 }
 
 fn is_leap(y: i64) -> bool {
@@ -223,9 +250,11 @@ const MONTHS: [&str; 12] = [
 ];
 
 fn month(tok: &str) -> Option<u32> {
-    let l = tok.to_ascii_lowercase();
-    let l = l.get(..3)?;
-    MONTHS.iter().position(|m| *m == l).map(|i| i as u32 + 1)
+    let head = tok.as_bytes().get(..3)?;
+    MONTHS
+        .iter()
+        .position(|m| head.eq_ignore_ascii_case(m.as_bytes()))
+        .map(|i| i as u32 + 1)
 }
 
 /// Reads a whole line as a timestamp, or `None` when it is something else.
@@ -234,14 +263,27 @@ pub fn parse_stamp_line(line: &str, order: SlashOrder) -> Option<Stamp> {
     let t = t.strip_prefix("Time:").map(str::trim).unwrap_or(t);
     // Japanese locales may print the AM/PM marker glued to the time.
     let spaced;
-    let t = if t.contains("午前") || t.contains("午後") {
+    let t = if !t.is_ascii() && (t.contains("午前") || t.contains("午後")) {
         spaced = t.replace("午前", " 午前 ").replace("午後", " 午後 ");
         spaced.as_str()
     } else {
         t
     };
-    let toks: Vec<&str> = t.split_whitespace().collect();
-    match toks.as_slice() {
+    // The first four tokens and the last: all the shapes below read (most
+    // lines read here are device rows of a dozen numbers, not stamps). A
+    // line of four or more tokens is a stamp only with a month second.
+    let mut kept: [&str; 5] = [""; 5];
+    let mut n = 0;
+    for tok in t.split_whitespace() {
+        if let Some(slot) = kept.get_mut(n.min(4)) {
+            *slot = tok;
+        }
+        n += 1;
+        if n == 4 && kept.get(1).and_then(|m| month(m)).is_none() {
+            return None;
+        }
+    }
+    match kept.get(..n.min(5)).unwrap_or_default() {
         // Solaris -T u: seconds since the epoch.
         [one] if one.len() >= 9 && one.bytes().all(|b| b.is_ascii_digit()) => {
             let secs: i64 = one.parse().ok()?;
@@ -399,6 +441,14 @@ mod tests {
             dt("Tue Apr 19 21:16:01 2011").as_deref(),
             Some("2011-04-19T21:16:01")
         );
+        // The year is the last token, after a time zone or two; a ctime
+        // line without one is no stamp; the month is read in any case.
+        assert_eq!(
+            dt("Tue APR 19 21:16:01 CEST x 2011").as_deref(),
+            Some("2011-04-19T21:16:01")
+        );
+        assert_eq!(dt("Tue Apr 19 21:16:01"), None);
+        assert_eq!(dt("Tue Äpr 19 21:16:01 2011"), None);
         assert_eq!(dt("1303247761").as_deref(), Some("2011-04-19T21:16:01"));
         assert_eq!(dt("Time: 20:44:30").as_deref(), Some("20:44:30"));
         assert_eq!(
@@ -410,8 +460,38 @@ mod tests {
     #[test]
     fn device_rows_are_not_stamps() {
         assert_eq!(dt("sda 0.00 1.00"), None);
+        assert_eq!(dt("sda 0.00 1.00 2.00 3.00 4.00 5.00"), None);
         assert_eq!(dt("avg-cpu:  %user"), None);
         assert_eq!(dt("13/13/2018 10:00:00"), None);
+    }
+
+    /// Every hour, minute and second of a day, years of one to five
+    /// digits and every month and day number: what `format!` writes.
+    #[test]
+    fn iso_writes_what_format_writes() {
+        let want = |date: Option<Date>, secs: Secs| {
+            let (h, mi, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+            match date {
+                Some(d) => format!("{:04}-{:02}-{:02}T{h:02}:{mi:02}:{s:02}", d.y, d.m, d.d),
+                None => format!("{h:02}:{mi:02}:{s:02}"),
+            }
+        };
+        for secs in (0..86_400)
+            .step_by(7)
+            .chain([86_399, 86_400, 359_999, 360_000, u32::MAX])
+        {
+            assert_eq!(iso(None, secs), want(None, secs), "{secs}");
+        }
+        for y in [-1, 0, 7, 99, 2026, 9999, 10_000] {
+            for m in [1, 9, 10, 12, 100] {
+                for d in [1, 9, 10, 31] {
+                    let date = Some(Date { y, m, d });
+                    for secs in [0, 3_599, 45_296, 86_399, 400_000] {
+                        assert_eq!(iso(date, secs), want(date, secs), "{y} {m} {d} {secs}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -43,7 +43,9 @@ const TIME_COLS: &[&str] = &[
 
 /// Parses a spool or CSV of `v$sysstat` counters.
 pub fn parse(path: &str, text: &str) -> Result<SysstatSpool, ParseError> {
-    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let first = crate::fields::lines(text)
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
     let delim = [',', ';', '\t', '|']
         .into_iter()
         .max_by_key(|d| first.matches(*d).count())
@@ -57,7 +59,7 @@ pub fn parse(path: &str, text: &str) -> Result<SysstatSpool, ParseError> {
     };
     let csv_header = header.iter().any(|h| NAME_COLS.contains(&h.as_str()))
         && header.iter().any(|h| VALUE_COLS.contains(&h.as_str()))
-        && !text.lines().take(50).any(is_underline);
+        && !crate::fields::lines(text).take(50).any(is_underline);
     let mut b = Builder::new(path);
     if let (true, Some(d)) = (csv_header, delim) {
         read_csv(text, d, &header, &mut b);
@@ -290,7 +292,7 @@ fn read_csv(text: &str, delim: char, header: &[String], b: &mut Builder) {
     let ti = find(TIME_COLS);
     let mut last_key: Option<String> = None;
     let mut header_seen = false;
-    for (idx, line) in text.lines().enumerate() {
+    for (idx, line) in crate::fields::lines(text).enumerate() {
         let line_no = idx as u32 + 1;
         if line.trim().is_empty() {
             continue;
@@ -405,7 +407,9 @@ fn oracle_time(text: &str) -> Option<String> {
 }
 
 fn read_spool(text: &str, b: &mut Builder) {
-    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let lines: Vec<&str> = crate::fields::lines(text)
+        .map(|l| l.trim_end_matches('\r'))
+        .collect();
     let mut table: Option<Layout> = None;
     let mut prev_nonempty: Option<&str> = None;
     let mut last_row_line: Option<usize> = None;

@@ -32,7 +32,7 @@ const SECTION: &str = "iostat -D (AIX)";
 
 /// Whether the text holds an AIX extended drive report.
 pub fn matches(text: &str) -> bool {
-    text.lines().take(400).any(|l| {
+    crate::fields::lines(text).take(400).any(|l| {
         let t = l.trim_start();
         t.starts_with("xfer:") && l.contains("%tm_act")
             || l.split_whitespace().nth(1) == Some("xfer:")
@@ -130,7 +130,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
         s.time = time.map(|t| stamp::iso(None, t));
         cap.samples.push(s);
     };
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in crate::fields::lines(text).enumerate() {
         let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let toks: Vec<&str> = line.split_whitespace().collect();
         let Some(&first) = toks.first() else { continue };
@@ -246,8 +246,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     } else {
         "aix iostat -D (xfer/read/write/queue blocks)".into()
     });
-    cap.host = text
-        .lines()
+    cap.host = crate::fields::lines(text)
         .take(20)
         .find_map(|l| {
             l.trim()

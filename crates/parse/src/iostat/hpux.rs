@@ -15,14 +15,14 @@ use crate::ParseError;
 
 const SECTION: &str = "iostat (HP-UX)";
 
-fn is_header(line: &str) -> bool {
-    let t: Vec<&str> = line.split_whitespace().collect();
-    t == ["device", "bps", "sps", "msps"]
+/// The column line of HP-UX `iostat`: `device bps sps msps`.
+pub(crate) fn is_header(line: &str) -> bool {
+    line.split_whitespace().eq(["device", "bps", "sps", "msps"])
 }
 
 /// Whether the text holds an HP-UX `iostat` header.
 pub fn matches(text: &str) -> bool {
-    text.lines().take(400).any(is_header)
+    crate::fields::lines(text).take(400).any(is_header)
 }
 
 pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
@@ -41,7 +41,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     let mut interval: u32 = 0;
     let mut rows_in_report = 0usize;
     let mut seen_header = false;
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in crate::fields::lines(text).enumerate() {
         let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
         if is_header(line) {
             seen_header = true;

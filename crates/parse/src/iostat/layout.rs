@@ -89,24 +89,24 @@ pub(crate) fn cell(tok: &str) -> (Cell, Mark) {
     if !tok.is_empty() && tok.bytes().all(|b| b == b'#') {
         return (Cell::Overflow, Mark::None);
     }
+    // Digits, one decimal mark, a sign first: anything else is no value.
     let mut mark = Mark::None;
-    let mut s = String::with_capacity(tok.len());
-    for (i, c) in tok.char_indices() {
-        match c {
-            '0'..='9' => s.push(c),
-            '.' if mark == Mark::None => {
-                mark = Mark::Dot;
-                s.push('.');
-            }
-            ',' if mark == Mark::None => {
-                mark = Mark::Comma;
-                s.push('.');
-            }
-            '-' | '+' if i == 0 => s.push(c),
+    for (i, b) in tok.bytes().enumerate() {
+        match b {
+            b'0'..=b'9' => {}
+            b'.' if mark == Mark::None => mark = Mark::Dot,
+            b',' if mark == Mark::None => mark = Mark::Comma,
+            b'-' | b'+' if i == 0 => {}
             _ => return (Cell::Invalid, Mark::None),
         }
     }
-    match s.parse::<f64>() {
+    // Read as it is, or with its one comma made a point.
+    let v = if mark == Mark::Comma {
+        tok.replacen(',', ".", 1).parse::<f64>()
+    } else {
+        tok.parse::<f64>()
+    };
+    match v {
         Ok(v) if v.is_finite() => (Cell::Value(v), mark),
         _ => (Cell::Invalid, Mark::None),
     }

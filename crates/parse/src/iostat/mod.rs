@@ -30,10 +30,12 @@ mod solaris_tty;
 mod summary;
 
 pub use aix::matches as is_aix_extended;
+pub(crate) use hpux::is_header as is_hpux_header;
 pub(crate) use layout::{Cell, Col, Row, cell, column};
 pub use read::parse;
 pub(crate) use read::{Warnings, banner, check_last_report, read_row, slash_order};
 pub use roles::{RoleMap, apply_role_map, apply_roles, parse_roles};
+pub(crate) use solaris_tty::is_columns as is_solaris_tty_columns;
 pub(crate) use summary::round;
 #[cfg(test)]
 use summary::{layered, stats};

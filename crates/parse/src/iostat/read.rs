@@ -75,9 +75,10 @@ pub(crate) fn banner(
 
 /// `dd/mm` when any slash date in the text has a first field above 12.
 pub(crate) fn slash_order(text: &str) -> SlashOrder {
-    let day_first = text
-        .lines()
+    let day_first = crate::fields::lines(text)
         .take(5000)
+        // Only a line with a slash can hold a slashed date.
+        .filter(|l| l.as_bytes().contains(&b'/'))
         .flat_map(str::split_whitespace)
         .any(|t| t.contains('/') && t.len() <= 10 && stamp::slash_day_first(t));
     if day_first {
@@ -192,12 +193,14 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
     let mut human = false;
 
     let mut long_name: Option<&str> = None;
-    let lines: Vec<&str> = text.lines().collect();
+    let lines: Vec<&str> = crate::fields::lines(text).collect();
     let last_line = lines
         .iter()
         .rposition(|l| !l.trim().is_empty())
         .unwrap_or(0);
 
+    // The fields of the line, in one buffer for every line.
+    let mut toks: Vec<&str> = Vec::new();
     for (idx, raw) in lines.iter().enumerate() {
         let line_no = idx as u32 + 1;
         let line = raw.trim_end_matches('\r');
@@ -206,7 +209,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
             cpu_cols = None;
             continue;
         }
-        let toks: Vec<&str> = trimmed.split_whitespace().collect();
+        crate::fields::split_into(trimmed, &mut toks);
         let first = toks.first().copied().unwrap_or("");
 
         if let Some((host, date)) = banner(line, order) {
@@ -313,7 +316,6 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
         };
         // sysstat prints a device name longer than its column on a line of
         // its own and the values on the next (`mapper/vg_data-lv_ora01`).
-        let mut toks = toks;
         if toks.len() == 1 && tab.device_at == 0 && tab.cols.len() > 1 && idx != last_line {
             long_name = Some(first);
             continue;

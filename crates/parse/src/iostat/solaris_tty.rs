@@ -24,14 +24,19 @@ use crate::stamp::{self, Stamp};
 const SECTION: &str = "iostat (Solaris)";
 
 /// The second header line: `tin tout kps tps serv ... us sy wt id`.
-fn is_columns(line: &str) -> bool {
-    let t: Vec<&str> = line.split_whitespace().collect();
-    t.windows(3).any(|w| w == ["kps", "tps", "serv"])
+pub(crate) fn is_columns(line: &str) -> bool {
+    // Three tokens in a row, without collecting the line's tokens.
+    let mut before: [&str; 2] = ["", ""];
+    line.split_whitespace().any(|t| {
+        let hit = before == ["kps", "tps"] && t == "serv";
+        before = [before[1], t];
+        hit
+    })
 }
 
 /// Whether the text holds the tty / disk / cpu layout.
 pub fn matches(text: &str) -> bool {
-    text.lines().take(400).any(is_columns)
+    crate::fields::lines(text).take(400).any(is_columns)
 }
 
 /// What each value of a data line is, from the two header lines.
@@ -98,7 +103,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
         },
         ..IostatCapture::default()
     };
-    let lines: Vec<&str> = text.lines().collect();
+    let lines: Vec<&str> = crate::fields::lines(text).collect();
     let mut current: Option<(Vec<String>, Vec<Slot>)> = None;
     let mut time: Option<String> = None;
     let mut instants = Vec::new();
