@@ -119,17 +119,18 @@ struct Table {
 }
 
 /// Parser state for the reports.
-struct State {
+struct State<'t> {
     interval: u32,
     run_start: u32,
     has_dev: bool,
     has_cpu: bool,
-    seen: HashSet<String>,
+    /// Devices of the current report, borrowed from the text.
+    seen: HashSet<&'t str>,
     time: Option<String>,
     instants: Vec<i64>,
 }
 
-impl State {
+impl State<'_> {
     fn next_interval(&mut self) {
         if self.has_dev || self.has_cpu {
             self.interval += 1;
@@ -370,7 +371,7 @@ pub fn parse(path: &str, text: &str) -> Result<IostatCapture, ParseError> {
             // Same device twice without a header between: a new report.
             st.next_interval();
         }
-        st.seen.insert(device.to_string());
+        st.seen.insert(device);
         let mut sample = row.into_sample(device, SourceRef::new(&src_name, line_no));
         sample.time = st.time.clone();
         sample.interval = st.interval;
