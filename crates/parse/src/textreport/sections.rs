@@ -253,21 +253,25 @@ struct Figures {
     class: Option<String>,
 }
 
-/// [`wait_cols`] of the last rule asked for: the rows of a table share
-/// their rule, so its headings are read once a table, not once a row.
-#[derive(Default)]
-struct ColsOfRule<'s> {
-    last: Option<(&'s Rule, WaitCols)>,
+/// What was read of the last rule asked for (its column indexes): the rows
+/// of a table share their rule, so its headings are read once a table, not
+/// once a row.
+struct PerRule<'s, T> {
+    last: Option<(&'s Rule, T)>,
 }
 
-impl<'s> ColsOfRule<'s> {
-    fn of(&mut self, rule: &'s Rule) -> WaitCols {
+impl<'s, T: Copy> PerRule<'s, T> {
+    fn new() -> Self {
+        PerRule { last: None }
+    }
+
+    fn of(&mut self, rule: &'s Rule, read: impl FnOnce(&Rule) -> T) -> T {
         match self.last {
-            Some((r, w)) if std::ptr::eq(r, rule) => w,
+            Some((r, v)) if std::ptr::eq(r, rule) => v,
             _ => {
-                let w = wait_cols(rule);
-                self.last = Some((rule, w));
-                w
+                let v = read(rule);
+                self.last = Some((rule, v));
+                v
             }
         }
     }
@@ -302,9 +306,9 @@ fn figures(n: &Named<'_, '_>, w: &WaitCols, ctx: &mut Ctx) -> Figures {
 
 fn top_events(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<TopEvent> {
     let mut out = Vec::new();
-    let mut cols = ColsOfRule::default();
+    let mut cols = PerRule::new();
     for n in named_rows(doc, Slot::TopEvents) {
-        let f = figures(&n, &cols.of(n.row.rule), ctx);
+        let f = figures(&n, &cols.of(n.row.rule, wait_cols), ctx);
         let cpu =
             n.name().eq_ignore_ascii_case("DB CPU") || n.name().eq_ignore_ascii_case("CPU time");
         out.push(TopEvent {
@@ -322,9 +326,9 @@ fn top_events(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<TopEvent> {
 
 fn wait_events(doc: &Doc<'_>, ctx: &mut Ctx, slot: Slot) -> Vec<WaitEvent> {
     let mut out = Vec::new();
-    let mut cols = ColsOfRule::default();
+    let mut cols = PerRule::new();
     for n in named_rows(doc, slot) {
-        let w = cols.of(n.row.rule);
+        let w = cols.of(n.row.rule, wait_cols);
         if w.waits.is_none() {
             continue;
         }
@@ -352,9 +356,9 @@ fn wait_classes(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<WaitClassRow> {
         rows = named_rows(doc, Slot::SummaryWaitClasses);
     }
     let mut out = Vec::new();
-    let mut cols = ColsOfRule::default();
+    let mut cols = PerRule::new();
     for n in rows {
-        let f = figures(&n, &cols.of(n.row.rule), ctx);
+        let f = figures(&n, &cols.of(n.row.rule, wait_cols), ctx);
         out.push(WaitClassRow {
             wait_class: n.name().to_string(),
             waits: f.waits,
@@ -682,6 +686,39 @@ fn iostat(doc: &Doc<'_>, ctx: &mut Ctx, slot: Slot, kind: Kind) -> Vec<IoStatRow
     out
 }
 
+/// Column indexes of a file or tablespace I/O table.
+#[derive(Clone, Copy)]
+struct FileIoCols {
+    reads: Option<usize>,
+    reads_per_s: Option<usize>,
+    avg_read_ms: Option<usize>,
+    blocks_per_read: Option<usize>,
+    one_block_reads_per_s: Option<usize>,
+    avg_one_block_read_ms: Option<usize>,
+    writes: Option<usize>,
+    writes_per_s: Option<usize>,
+    buffer_waits: Option<usize>,
+    avg_buffer_wait_ms: Option<usize>,
+}
+
+fn file_io_cols(rule: &Rule) -> FileIoCols {
+    FileIoCols {
+        reads: rule.col(|n| n == "reads"),
+        reads_per_s: rule
+            .col(|n| (n.contains("rds/s") || n.contains("reads/s")) && !n.contains("1-bk")),
+        avg_read_ms: rule.col(|n| {
+            n.contains("rd") && n.contains("ms") && !n.contains("1-bk") && !n.contains("mx")
+        }),
+        blocks_per_read: rule.col(|n| n.contains("blks/rd")),
+        one_block_reads_per_s: rule.col(|n| n.contains("1-bk") && n.contains("/s")),
+        avg_one_block_read_ms: rule.col(|n| n.contains("1-bk") && n.contains("ms")),
+        writes: rule.col(|n| n == "writes"),
+        writes_per_s: rule.col(|n| n.contains("writes") && n.contains("/s")),
+        buffer_waits: rule.col(|n| n.contains("buffer waits")),
+        avg_buffer_wait_ms: rule.col(|n| n.contains("buf") && n.contains("wt")),
+    }
+}
+
 fn file_io(doc: &Doc<'_>, ctx: &mut Ctx, slot: Slot) -> Vec<FileIoRow> {
     let Some(title) = doc.title(slot) else {
         return Vec::new();
@@ -691,6 +728,7 @@ fn file_io(doc: &Doc<'_>, ctx: &mut Ctx, slot: Slot) -> Vec<FileIoRow> {
     let mut ts = String::new();
     let mut file: Option<String> = None;
     let mut have_name = false;
+    let mut cols = PerRule::new();
     for row in doc.rows(title) {
         let l = row.line;
         if l.is_blank() || l.is_note() {
@@ -716,39 +754,22 @@ fn file_io(doc: &Doc<'_>, ctx: &mut Ctx, slot: Slot) -> Vec<FileIoRow> {
         }
         have_name = false;
         let rule = row.rule;
+        let k = cols.of(rule, file_io_cols);
         let c = cells(l.text, &rule.spans);
-        let col = |p: &dyn Fn(&str) -> bool| cell(&c, rule.col(p));
+        let mut num = |i: Option<usize>| ctx.num(cell(&c, i), t, l.no);
         out.push(FileIoRow {
             tablespace: ts.clone(),
             file: file.clone(),
-            reads: ctx.num(col(&|n| n == "reads"), t, l.no),
-            reads_per_s: ctx.num(
-                col(&|n| (n.contains("rds/s") || n.contains("reads/s")) && !n.contains("1-bk")),
-                t,
-                l.no,
-            ),
-            avg_read_ms: ctx.num(
-                col(&|n| {
-                    n.contains("rd") && n.contains("ms") && !n.contains("1-bk") && !n.contains("mx")
-                }),
-                t,
-                l.no,
-            ),
-            blocks_per_read: ctx.num(col(&|n| n.contains("blks/rd")), t, l.no),
-            one_block_reads_per_s: ctx.num(
-                col(&|n| n.contains("1-bk") && n.contains("/s")),
-                t,
-                l.no,
-            ),
-            avg_one_block_read_ms: ctx.num(
-                col(&|n| n.contains("1-bk") && n.contains("ms")),
-                t,
-                l.no,
-            ),
-            writes: ctx.num(col(&|n| n == "writes"), t, l.no),
-            writes_per_s: ctx.num(col(&|n| n.contains("writes") && n.contains("/s")), t, l.no),
-            buffer_waits: ctx.num(col(&|n| n.contains("buffer waits")), t, l.no),
-            avg_buffer_wait_ms: ctx.num(col(&|n| n.contains("buf") && n.contains("wt")), t, l.no),
+            reads: num(k.reads),
+            reads_per_s: num(k.reads_per_s),
+            avg_read_ms: num(k.avg_read_ms),
+            blocks_per_read: num(k.blocks_per_read),
+            one_block_reads_per_s: num(k.one_block_reads_per_s),
+            avg_one_block_read_ms: num(k.avg_one_block_read_ms),
+            writes: num(k.writes),
+            writes_per_s: num(k.writes_per_s),
+            buffer_waits: num(k.buffer_waits),
+            avg_buffer_wait_ms: num(k.avg_buffer_wait_ms),
             src: src(t, l.no),
         });
     }
