@@ -228,71 +228,26 @@ fn describe(r: &Result<Document, awrflash_parse::ParseError>) -> String {
     }
 }
 
-/// Parses (or only scans, with every floor in turn) every AWR HTML file of
-/// the corpus `AWRFLASH_BENCH_ITERS` times (default 20), nothing else;
-/// only the files whose name contains `AWRFLASH_BENCH_ONLY` when it is set.
-fn profile_loop(files: &[(String, Vec<u8>)], parse: bool) {
-    let iters: u64 = std::env::var("AWRFLASH_BENCH_ITERS")
+/// `AWRFLASH_BENCH_ITERS` (default 20) and `AWRFLASH_BENCH_ONLY` (empty:
+/// every file) of the profiling loops.
+fn profile_settings() -> (u64, String) {
+    let iters = std::env::var("AWRFLASH_BENCH_ITERS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
-    let only = std::env::var("AWRFLASH_BENCH_ONLY").unwrap_or_default();
-    let html: Vec<_> = files
-        .iter()
-        .filter(|(n, _)| n.starts_with("awr-html/") && n.contains(only.as_str()))
-        .collect();
-    let n: u64 = html.iter().map(|(_, b)| b.len() as u64).sum::<u64>() * iters;
-    if !parse {
-        for floor in Floor::ALL {
-            let t = Instant::now();
-            for _ in 0..iters {
-                for (_, data) in &html {
-                    std::hint::black_box(floor.run(data));
-                }
-            }
-            println!(
-                "{}: {:.0} MB/s over {:.0} MB",
-                floor.name(),
-                mb_per_s(n, t.elapsed()),
-                n as f64 / 1e6
-            );
-        }
-        return;
-    }
-    let t = Instant::now();
-    for _ in 0..iters {
-        for (name, data) in &html {
-            std::hint::black_box(awrflash_parse::parse_bytes(name, data).is_ok());
-        }
-    }
-    println!(
-        "parse_bytes: {:.0} MB/s over {:.0} MB",
-        mb_per_s(n, t.elapsed()),
-        n as f64 / 1e6
-    );
+    (
+        iters,
+        std::env::var("AWRFLASH_BENCH_ONLY").unwrap_or_default(),
+    )
 }
 
-/// Parses every file of the corpus under one of `dirs` (but the AWR HTML
-/// ones) `AWRFLASH_BENCH_ITERS` times (default 20), nothing else: the
-/// loop of the text and OS capture parsers for callgrind and `perf`.
-fn profile_parse(files: &[(String, Vec<u8>)], dirs: &[&str], what: &str) {
-    let iters: u64 = std::env::var("AWRFLASH_BENCH_ITERS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20);
-    let only = std::env::var("AWRFLASH_BENCH_ONLY").unwrap_or_default();
-    let picked: Vec<_> = files
-        .iter()
-        .filter(|(n, _)| {
-            dirs.iter().any(|d| n.starts_with(d))
-                && !n.ends_with(".html")
-                && n.contains(only.as_str())
-        })
-        .collect();
+/// Parses every file of `picked` `iters` times, nothing else, and prints
+/// the rate.
+fn parse_loop(picked: &[&(String, Vec<u8>)], iters: u64, what: &str) {
     let n: u64 = picked.iter().map(|(_, b)| b.len() as u64).sum::<u64>() * iters;
     let t = Instant::now();
     for _ in 0..iters {
-        for (name, data) in &picked {
+        for (name, data) in picked {
             std::hint::black_box(awrflash_parse::parse_bytes(name, data).is_ok());
         }
     }
@@ -302,6 +257,50 @@ fn profile_parse(files: &[(String, Vec<u8>)], dirs: &[&str], what: &str) {
         mb_per_s(n, t.elapsed()),
         n as f64 / 1e6
     );
+}
+
+/// Parses (or only scans, with every floor in turn) every AWR HTML file of
+/// the corpus (see [`profile_settings`]).
+fn profile_loop(files: &[(String, Vec<u8>)], parse: bool) {
+    let (iters, only) = profile_settings();
+    let html: Vec<_> = files
+        .iter()
+        .filter(|(n, _)| n.starts_with("awr-html/") && n.contains(only.as_str()))
+        .collect();
+    if parse {
+        parse_loop(&html, iters, "AWR HTML");
+        return;
+    }
+    let n: u64 = html.iter().map(|(_, b)| b.len() as u64).sum::<u64>() * iters;
+    for floor in Floor::ALL {
+        let t = Instant::now();
+        for _ in 0..iters {
+            for (_, data) in &html {
+                std::hint::black_box(floor.run(data));
+            }
+        }
+        println!(
+            "{}: {:.0} MB/s over {:.0} MB",
+            floor.name(),
+            mb_per_s(n, t.elapsed()),
+            n as f64 / 1e6
+        );
+    }
+}
+
+/// Parses every file of the corpus under one of `dirs` but the HTML ones
+/// (see [`profile_settings`]): the loop of the text and OS capture parsers.
+fn profile_parse(files: &[(String, Vec<u8>)], dirs: &[&str], what: &str) {
+    let (iters, only) = profile_settings();
+    let picked: Vec<_> = files
+        .iter()
+        .filter(|(n, _)| {
+            dirs.iter().any(|d| n.starts_with(d))
+                && !n.ends_with(".html")
+                && n.contains(only.as_str())
+        })
+        .collect();
+    parse_loop(&picked, iters, what);
 }
 
 /// Section 2: parse_bytes grouped by the format it detected.

@@ -60,16 +60,7 @@ mod tests {
     /// are those of `str::lines`.
     #[test]
     fn lines_are_those_of_str_lines() {
-        let mut texts = vec![String::new()];
-        let mut last = vec![String::new()];
-        for _ in 0..7 {
-            let next: Vec<String> = last
-                .iter()
-                .flat_map(|t| ["a", "\r", "\n"].map(|c| format!("{t}{c}")))
-                .collect();
-            texts.extend(next.iter().cloned());
-            last = next;
-        }
+        let mut texts = awrflash_testkit::every_text(&["a", "\r", "\n"], 7);
         texts.push("é\r\nü\n\n".into());
         for t in &texts {
             let want: Vec<&str> = t.lines().collect();
@@ -92,16 +83,7 @@ mod tests {
         let alphabet = [
             "a", " ", "\t", "\n", "\u{b}", "\u{c}", "\r", "\u{1f}", "\u{a0}", "\u{3000}",
         ];
-        let mut lines = vec![String::new()];
-        let mut last = vec![String::new()];
-        for _ in 0..5 {
-            let next: Vec<String> = last
-                .iter()
-                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
-                .collect();
-            lines.extend(next.iter().cloned());
-            last = next;
-        }
+        let mut lines = awrflash_testkit::every_text(&alphabet, 5);
         if let Some(dir) = awrflash_testkit::corpus("") {
             for p in awrflash_testkit::files_below(&dir) {
                 if let Ok(t) = std::fs::read_to_string(&p) {

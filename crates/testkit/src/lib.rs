@@ -89,6 +89,23 @@ fn is_manifest(p: &Path) -> bool {
     p.file_name().is_some_and(|n| n == "MANIFEST.tsv")
 }
 
+/// Every text made of up to `most` pieces of `alphabet` (the empty text
+/// first, then the texts of one piece, of two, ...): inputs for tests that
+/// hold a fast reader to a plain one in every arrangement of a few bytes.
+pub fn every_text(alphabet: &[&str], most: usize) -> Vec<String> {
+    let mut texts = vec![String::new()];
+    let mut last = vec![String::new()];
+    for _ in 0..most {
+        let next: Vec<String> = last
+            .iter()
+            .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+            .collect();
+        texts.extend(next.iter().cloned());
+        last = next;
+    }
+    texts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -853,17 +853,7 @@ mod tests {
     /// are those of the split at every LF, then every CR.
     #[test]
     fn lines_are_those_of_the_split_at_lf_then_cr() {
-        let alphabet = ["\n", "\r", "\u{c}", " ", "a"];
-        let mut texts = vec![String::new()];
-        let mut last = vec![String::new()];
-        for _ in 0..6 {
-            let next: Vec<String> = last
-                .iter()
-                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
-                .collect();
-            texts.extend(next.iter().cloned());
-            last = next;
-        }
+        let mut texts = awrflash_testkit::every_text(&["\n", "\r", "\u{c}", " ", "a"], 6);
         if let Some(dir) = awrflash_testkit::corpus("") {
             for p in awrflash_testkit::files_below(&dir) {
                 if let Ok(t) = std::fs::read_to_string(&p) {
