@@ -29,8 +29,9 @@ pub fn lines(text: &str) -> impl Iterator<Item = &str> + '_ {
     })
 }
 
-/// Whitespace among ASCII bytes, as `char::is_whitespace` reads it.
-fn is_blank(b: u8) -> bool {
+/// Whitespace among ASCII bytes, as `char::is_whitespace` reads it
+/// (`u8::is_ascii_whitespace` leaves out the vertical tab).
+pub(crate) fn is_white(b: u8) -> bool {
     matches!(b, b' ' | b'\t'..=b'\r')
 }
 
@@ -44,9 +45,9 @@ pub fn split_into<'a>(line: &'a str, out: &mut Vec<&'a str>) {
     }
     let mut rest = line;
     // Every offset of ASCII text is a char boundary.
-    while let Some(start) = rest.bytes().position(|b| !is_blank(b)) {
+    while let Some(start) = rest.bytes().position(|b| !is_white(b)) {
         let tail = rest.get(start..).unwrap_or_default();
-        let end = tail.bytes().position(is_blank).unwrap_or(tail.len());
+        let end = tail.bytes().position(is_white).unwrap_or(tail.len());
         out.push(tail.get(..end).unwrap_or_default());
         rest = tail.get(end..).unwrap_or_default();
     }
@@ -71,7 +72,7 @@ mod tests {
     #[test]
     fn the_blank_bytes_are_those_of_char_is_whitespace() {
         for b in 0..=0x7fu8 {
-            assert_eq!(is_blank(b), char::from(b).is_whitespace(), "{b:#x}");
+            assert_eq!(is_white(b), char::from(b).is_whitespace(), "{b:#x}");
         }
     }
 

@@ -196,17 +196,10 @@ pub fn slot_of_key(k: &str) -> Option<Slot> {
         .map(|(s, _)| *s)
 }
 
-/// Of `titles` (a report's section titles, in order), the one to read for
-/// `slot`: the first printed under the slot's preferred title, else under
-/// the next one.
-pub fn pick<'a>(slot: Slot, titles: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let keyed: Vec<(&str, String)> = titles.map(|t| (t, key(t))).collect();
-    pick_keyed(slot, &keyed)
-}
-
-/// [`pick`] over titles given with their [`key`]s (a report's titles are
-/// keyed once, not once for every slot and pattern).
-pub fn pick_keyed<'a>(slot: Slot, titles: &[(&'a str, String)]) -> Option<&'a str> {
+/// Of `titles` (a report's section titles, in order, each with its
+/// [`key`], made once a report), the one to read for `slot`: the first
+/// printed under the slot's preferred title, else under the next one.
+pub fn pick<'a>(slot: Slot, titles: &[(&'a str, String)]) -> Option<&'a str> {
     let (_, patterns) = SECTIONS.iter().find(|(s, _)| *s == slot)?;
     patterns
         .iter()
@@ -272,15 +265,18 @@ mod tests {
 
     #[test]
     fn the_preferred_title_wins_over_document_order() {
-        let titles = ["Wait Events", "Foreground Wait Events"];
+        let keyed = |titles: &[&'static str]| -> Vec<(&'static str, String)> {
+            titles.iter().map(|t| (*t, key(t))).collect()
+        };
+        let titles = keyed(&["Wait Events", "Foreground Wait Events"]);
         assert_eq!(
-            pick(Slot::ForegroundWaits, titles.iter().copied()),
+            pick(Slot::ForegroundWaits, &titles),
             Some("Foreground Wait Events")
         );
         assert_eq!(
-            pick(Slot::ForegroundWaits, ["Wait Events"].iter().copied()),
+            pick(Slot::ForegroundWaits, &keyed(&["Wait Events"])),
             Some("Wait Events")
         );
-        assert_eq!(pick(Slot::IoProfile, titles.iter().copied()), None);
+        assert_eq!(pick(Slot::IoProfile, &titles), None);
     }
 }

@@ -101,16 +101,7 @@ fn count(text: &str) -> Votes {
     let mut v = Votes::default();
     // Tokens end at or before `done` once read.
     let mut done = 0;
-    // Lines counted up to `counted` (1-based line of that byte).
-    let (mut counted, mut line) = (0, 1u32);
-    let mut line_at = |pos: usize| {
-        let n = bytes
-            .get(counted..pos)
-            .map_or(0, |s| memchr::memchr_iter(b'\n', s).count());
-        line = line.saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
-        counted = counted.max(pos);
-        line
-    };
+    let mut lines = crate::awr_html::scan::Lines::new(bytes);
     for sep in memchr::memchr2_iter(b'.', b',', bytes) {
         if sep < done {
             continue;
@@ -134,13 +125,13 @@ fn count(text: &str) -> Votes {
         match core(tok).and_then(|(_, c)| vote(c)) {
             Some(Decimal::Point) => {
                 if v.point == 0 {
-                    v.first_point = line_at(start);
+                    v.first_point = lines.at(start);
                 }
                 v.point += 1;
             }
             Some(Decimal::Comma) => {
                 if v.comma == 0 {
-                    v.first_comma = line_at(start);
+                    v.first_comma = lines.at(start);
                 }
                 v.comma += 1;
             }

@@ -1,7 +1,7 @@
 //! Byte searches 8 bytes at a time, in a `u64`.
 //!
 //! The AWR HTML tokenizer looks for the next of a few bytes (`<` between
-//! tags, `>` and quotes inside one) over spans that mostly end within a few
+//! tags, `>` and quotes inside one: [`tag_end`]) over spans that mostly end within a few
 //! dozen bytes, where a `memchr` call costs more than reading the words
 //! inline. Public for the bench, whose quote-aware floor must search the
 //! way the parser does.
@@ -51,6 +51,26 @@ pub fn find(
 #[inline]
 pub fn find1(c: u8, s: &[u8]) -> Option<usize> {
     find(s, |w| flags(w, c), |r| memchr::memchr(c, r))
+}
+
+/// Offset of the `>` that closes the tag `s` starts in (`>` inside quoted
+/// attribute values does not count): where the AWR HTML tokenizer ends a
+/// tag, and where the bench's quote-aware floor does.
+#[inline]
+pub fn tag_end(s: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    loop {
+        let at = i + find(
+            s.get(i..)?,
+            |w| flags(w, b'>') | flags(w, b'"') | flags(w, b'\''),
+            |r| memchr::memchr3(b'>', b'"', b'\'', r),
+        )?;
+        let quote = *s.get(at)?;
+        if quote == b'>' {
+            return Some(at);
+        }
+        i = at + 2 + find1(quote, s.get(at + 1..)?)?;
+    }
 }
 
 #[cfg(test)]

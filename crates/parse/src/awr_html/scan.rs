@@ -14,6 +14,7 @@
 
 use std::borrow::Cow;
 
+use crate::fields::is_white;
 use crate::words::{HI, LO};
 use tokens::{Token, Tokenizer};
 
@@ -206,15 +207,27 @@ struct Kept<'s, 'a> {
     spare: &'s mut Vec<Vec<Cell<'a>>>,
 }
 
-/// Counts lines incrementally: positions only move forward.
-struct Lines<'a> {
+/// The 1-based line of byte offsets of a text, counted from the last
+/// offset asked for: offsets only move forward (a scan's rows, a report's
+/// first votes), so the text is counted once.
+pub(crate) struct Lines<'a> {
     bytes: &'a [u8],
     pos: usize,
     line: u32,
 }
 
-impl Lines<'_> {
-    fn at(&mut self, pos: usize) -> u32 {
+impl<'a> Lines<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Lines {
+            bytes,
+            pos: 0,
+            line: 1,
+        }
+    }
+
+    /// The line of offset `pos`; an offset before the last one asked for
+    /// gets that one's line.
+    pub(crate) fn at(&mut self, pos: usize) -> u32 {
         let pos = pos.min(self.bytes.len());
         if pos > self.pos {
             let n = self
@@ -625,11 +638,7 @@ pub fn scan<'a>(
 ) -> ScanSummary {
     let mut tokens = Tokenizer::new(text);
     let mut s = Scanner {
-        lines: Lines {
-            bytes: text.as_bytes(),
-            pos: 0,
-            line: 1,
-        },
+        lines: Lines::new(text.as_bytes()),
         keep,
         open: Vec::new(),
         block: String::new(),
@@ -847,8 +856,7 @@ fn unescape(s: &str) -> String {
 /// Whether `s` is whitespace only (`str::trim` would leave nothing),
 /// looking no further than its first other ASCII byte (most text).
 fn is_blank(s: &str) -> bool {
-    // `char::is_whitespace` of an ASCII byte: the vertical tab too.
-    match s.bytes().find(|b| !matches!(b, b' ' | b'\t'..=b'\r')) {
+    match s.bytes().find(|&b| !is_white(b)) {
         None => true,
         Some(b) if b.is_ascii() => false,
         // Unicode whitespace (a no-break space) or not: `trim` decides.
@@ -862,7 +870,7 @@ fn is_collapsed(s: &str) -> bool {
     if all_visible_ascii(b) {
         return true;
     }
-    if b.first().is_some_and(collapses) || b.last().is_some_and(collapses) {
+    if b.first().is_some_and(|&c| is_white(c)) || b.last().is_some_and(|&c| is_white(c)) {
         return false;
     }
     // 8 bytes at a time: no byte >= 0x80 (a no-break space may hide
@@ -891,18 +899,12 @@ fn is_collapsed(s: &str) -> bool {
     is_collapsed_bytes(words.remainder(), space_before)
 }
 
-/// Whitespace to [`collapse`] (`char::is_whitespace`) among ASCII bytes:
-/// `u8::is_ascii_whitespace`'s and the vertical tab.
-fn collapses(c: &u8) -> bool {
-    c.is_ascii_whitespace() || *c == 0x0b
-}
-
 /// [`is_collapsed`] past its first and last bytes, a byte at a time; the
 /// byte before `b` a space when `prev_space`.
 fn is_collapsed_bytes(b: &[u8], mut prev_space: bool) -> bool {
     for &c in b {
         // Non-ASCII may be a no-break space: take the slow path.
-        if c >= 0x80 || (collapses(&c) && (c != b' ' || prev_space)) {
+        if c >= 0x80 || (is_white(c) && (c != b' ' || prev_space)) {
             return false;
         }
         prev_space = c == b' ';
@@ -947,7 +949,7 @@ pub fn collapse(s: &str) -> String {
 /// after a leading byte order mark, as quick-xml counted them.
 mod tokens {
     use super::{Kept, OpenCell, Tag, colspan_of, tag_of};
-    use crate::words::{find, find1, flags};
+    use crate::words::{find, find1, flags, tag_end};
 
     pub enum Token<'a> {
         /// `<name attrs>` or `<name attrs/>`; `at` is the offset of `<`.
@@ -1681,24 +1683,6 @@ mod tokens {
             .position(|&b| is_ws(b))
             .unwrap_or(content.len());
         (content.get(..name_len).unwrap_or_default(), end, empty)
-    }
-
-    /// Offset of the `>` that closes the tag at the start of `rest` (`>`
-    /// inside quoted attribute values does not count).
-    fn tag_end(rest: &[u8]) -> Option<usize> {
-        let mut i = 0;
-        loop {
-            let at = i + find(
-                rest.get(i..)?,
-                |w| flags(w, b'>') | flags(w, b'"') | flags(w, b'\''),
-                |r| memchr::memchr3(b'>', b'"', b'\'', r),
-            )?;
-            let quote = *rest.get(at)?;
-            if quote == b'>' {
-                return Some(at);
-            }
-            i = at + 2 + find1(quote, rest.get(at + 1..)?)?;
-        }
     }
 
     /// The quote left open at the end of an unclosed tag, or 0.

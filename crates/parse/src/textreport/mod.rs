@@ -570,7 +570,7 @@ impl<'a> Doc<'a> {
     /// The title under which the report prints the section of `slot`
     /// (see [`crate::registry`]).
     pub fn title(&self, slot: Slot) -> Option<&'a str> {
-        registry::pick_keyed(slot, &self.keyed)
+        registry::pick(slot, &self.keyed)
     }
 
     /// [`Doc::rows`] of the section of `slot`; none when it is not printed.
