@@ -318,22 +318,53 @@ pub fn tokens(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     })
 }
 
+/// How well a token at `[s, e)` fits a span: its overlap, else its
+/// distance as a negative score.
+fn fit(sp: Span, s: usize, e: usize) -> i64 {
+    let overlap = e.min(sp.end) as i64 - s.max(sp.start) as i64;
+    if overlap > 0 {
+        overlap * 1000
+    } else {
+        -(s.max(sp.start) as i64 - e.min(sp.end) as i64)
+    }
+}
+
 /// Which span a token at `[s, e)` belongs to: the one it overlaps most,
 /// else the nearest (numbers overflowing a narrow column, right-aligned
-/// labels ending past their rule).
+/// labels ending past their rule); the first of equals.
+#[cfg(test)]
 fn span_of(spans: &[Span], s: usize, e: usize) -> Option<usize> {
     let mut best: Option<(usize, i64)> = None;
     for (k, sp) in spans.iter().enumerate() {
-        let overlap = e.min(sp.end) as i64 - s.max(sp.start) as i64;
-        let score = if overlap > 0 {
-            overlap * 1000
-        } else {
-            // Distance, as a negative score.
-            -(s.max(sp.start) as i64 - e.min(sp.end) as i64)
-        };
+        let score = fit(*sp, s, e);
         if best.is_none_or(|(_, b)| score > b) {
             best = Some((k, score));
         }
+    }
+    best.map(|(k, _)| k)
+}
+
+/// [`span_of`] for the tokens of one line in order, over the spans of a
+/// rule (in order, none overlapping: [`rule_spans`]). `next` is the first
+/// span ending after the last token's start (0 for a line's first token):
+/// a span before the one just before it lies further from the token, and
+/// so does a span after the first one starting at or past the token's
+/// end, so only the spans in between are scored.
+fn span_near(spans: &[Span], s: usize, e: usize, next: &mut usize) -> Option<usize> {
+    while spans.get(*next).is_some_and(|sp| sp.end <= s) {
+        *next += 1;
+    }
+    let mut best: Option<(usize, i64)> = None;
+    let mut k = next.saturating_sub(1);
+    while let Some(&sp) = spans.get(k) {
+        let score = fit(sp, s, e);
+        if best.is_none_or(|(_, b)| score > b) {
+            best = Some((k, score));
+        }
+        if sp.start >= e {
+            break;
+        }
+        k += 1;
     }
     best.map(|(k, _)| k)
 }
@@ -343,11 +374,12 @@ fn span_of(spans: &[Span], s: usize, e: usize) -> Option<usize> {
 /// Tokens before byte `from` are ignored (a label already read).
 pub fn cells_from<'a>(text: &'a str, spans: &[Span], from: usize) -> Vec<&'a str> {
     let mut first: Vec<Option<(usize, usize)>> = vec![None; spans.len()];
+    let mut next = 0;
     for (s, e) in tokens(text) {
         if s < from {
             continue;
         }
-        if let Some(k) = span_of(spans, s, e)
+        if let Some(k) = span_near(spans, s, e, &mut next)
             && let Some(slot) = first.get_mut(k)
         {
             *slot = Some(match *slot {
@@ -415,6 +447,7 @@ fn make_rule(rule: &Line<'_>, header: &[Line<'_>], cut: TitleCut) -> Rule {
     let spans = rule_spans(rule.text, true);
     let mut names = vec![String::new(); spans.len()];
     for h in header {
+        let mut next = 0;
         for (s, e) in tokens(h.text) {
             if cut.is_some_and(|(no, end)| no == h.no && e <= end) {
                 continue;
@@ -425,7 +458,7 @@ fn make_rule(rule: &Line<'_>, header: &[Line<'_>], cut: TitleCut) -> Rule {
             if word.bytes().all(|b| b == b'~' || b == b'-') {
                 continue;
             }
-            if let Some(k) = span_of(&spans, s, e)
+            if let Some(k) = span_near(&spans, s, e, &mut next)
                 && let Some(n) = names.get_mut(k)
             {
                 if !n.is_empty() {
@@ -823,6 +856,31 @@ mod tests {
             ]
         );
         assert_eq!(rule_spans("~~~~ ------", false).len(), 1);
+    }
+
+    /// Every rule of up to six hyphens, tildes and blanks (with and
+    /// without tilde runs), and every line of up to six letters, letter
+    /// pairs and blanks under it: each token goes to the span `span_of`
+    /// gives it when it scores every span.
+    #[test]
+    fn span_near_picks_the_span_of_span_of() {
+        let rules = awrflash_testkit::every_text(&["-", "~", " "], 6);
+        let lines = awrflash_testkit::every_text(&["a", " ", "aa"], 6);
+        for rule in &rules {
+            for tilde in [true, false] {
+                let spans = rule_spans(rule, tilde);
+                for line in &lines {
+                    let mut next = 0;
+                    for (s, e) in tokens(line) {
+                        assert_eq!(
+                            span_near(&spans, s, e, &mut next),
+                            span_of(&spans, s, e),
+                            "{rule:?} {line:?} {s}..{e}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
