@@ -180,17 +180,20 @@ fn cache_sizes(doc: &Doc<'_>, ctx: &mut Ctx) -> CacheSizes {
 
 fn load_profile(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<LoadProfileRow> {
     let mut out = Vec::new();
+    let mut cols = PerRule::new();
     for (row, name, off) in doc.slot_labelled_rows(Slot::LoadProfile) {
         let l = row.line;
         let c = cells_from(l.text, &row.rule.spans, off);
-        let col = |p: &str| row.rule.col(|n| n.contains(p));
+        let [second, transaction, exec, call] = cols.of(row.rule, |rule| {
+            ["second", "transaction", "exec", "call"].map(|p| rule.col(|n| n.contains(p)))
+        });
         let t = row.section.title;
         out.push(LoadProfileRow {
             name: name.to_string(),
-            per_second: ctx.num(cell(&c, col("second")), t, l.no),
-            per_transaction: ctx.num(cell(&c, col("transaction")), t, l.no),
-            per_exec: ctx.num(cell(&c, col("exec")), t, l.no),
-            per_call: ctx.num(cell(&c, col("call")), t, l.no),
+            per_second: ctx.num(cell(&c, second), t, l.no),
+            per_transaction: ctx.num(cell(&c, transaction), t, l.no),
+            per_exec: ctx.num(cell(&c, exec), t, l.no),
+            per_call: ctx.num(cell(&c, call), t, l.no),
             src: src(t, l.no),
         });
     }
@@ -852,6 +855,7 @@ fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
         let mut rows = Vec::new();
         // 12.2+: owner and tablespace on one line, the rest on the next.
         let mut owner_ts: Option<(String, String)> = None;
+        let mut cols = PerRule::new();
         for row in doc.rows(s.title) {
             let l = row.line;
             if l.is_blank() || l.is_note() {
@@ -880,12 +884,10 @@ fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
                 }
             }
             let c = cells(l.text, &rule.spans);
-            let pct = rule.col(|n| {
-                (n.contains("total") || n.contains("capture"))
-                    && (n.starts_with('%') || n.starts_with("pct"))
-            });
+            let k = cols.of(rule, segment_cols);
+            let pct = k.pct;
             let value = pct.and_then(|p| p.checked_sub(1));
-            let object = cell(&c, rule.col(|n| n.starts_with("object")));
+            let object = cell(&c, k.object);
             if object.is_empty() || value.is_none() {
                 continue;
             }
@@ -893,18 +895,18 @@ fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
                 owner_ts.take().unwrap_or_default()
             } else {
                 (
-                    cell(&c, rule.col(|n| n == "owner")).to_string(),
-                    cell(&c, rule.col(|n| n.contains("tablespace"))).to_string(),
+                    cell(&c, k.owner).to_string(),
+                    cell(&c, k.tablespace).to_string(),
                 )
             };
-            let sub = cell(&c, rule.col(|n| n.contains("subobject")));
-            let container = cell(&c, rule.col(|n| n.contains("container")));
+            let sub = cell(&c, k.subobject);
+            let container = cell(&c, k.container);
             rows.push(SegmentRow {
                 owner,
                 tablespace,
                 object: object.to_string(),
                 subobject: Some(sub).filter(|x| !x.is_empty()).map(str::to_string),
-                object_type: cell(&c, rule.col(|n| n.contains("type"))).to_string(),
+                object_type: cell(&c, k.object_type).to_string(),
                 value: ctx.num(cell(&c, value), t, l.no),
                 pct_total: ctx.num(cell(&c, pct), t, l.no),
                 container: Some(container)
@@ -920,9 +922,56 @@ fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
     out
 }
 
+/// Columns of a segment table, read once a rule ([`PerRule`]).
+#[derive(Clone, Copy)]
+struct SegmentCols {
+    pct: Option<usize>,
+    object: Option<usize>,
+    owner: Option<usize>,
+    tablespace: Option<usize>,
+    subobject: Option<usize>,
+    container: Option<usize>,
+    object_type: Option<usize>,
+}
+
+fn segment_cols(rule: &Rule) -> SegmentCols {
+    SegmentCols {
+        pct: rule.col(|n| {
+            (n.contains("total") || n.contains("capture"))
+                && (n.starts_with('%') || n.starts_with("pct"))
+        }),
+        object: rule.col(|n| n.starts_with("object")),
+        owner: rule.col(|n| n == "owner"),
+        tablespace: rule.col(|n| n.contains("tablespace")),
+        subobject: rule.col(|n| n.contains("subobject")),
+        container: rule.col(|n| n.contains("container")),
+        object_type: rule.col(|n| n.contains("type")),
+    }
+}
+
 fn looks_like_sql_id(s: &str) -> bool {
     (s.len() == 13 && s.bytes().all(|b| b.is_ascii_alphanumeric()))
         || (!s.is_empty() && s.len() <= 10 && s.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Columns of a SQL table, read once a rule ([`PerRule`]).
+#[derive(Clone, Copy)]
+struct SqlCols {
+    id: Option<usize>,
+    executions: Option<usize>,
+    per_exec: Option<usize>,
+    pct_total: Option<usize>,
+    elapsed: Option<usize>,
+}
+
+fn sql_cols(rule: &Rule) -> SqlCols {
+    SqlCols {
+        id: rule.col(|n| n.contains("sql id") || n.contains("hash value")),
+        executions: rule.col(|n| n == "executions"),
+        per_exec: rule.col(|n| n.contains("per exe")),
+        pct_total: rule.col(|n| n.contains("%total")),
+        elapsed: rule.col(|n| n.contains("elap")),
+    }
 }
 
 fn sql(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SqlRow>> {
@@ -933,6 +982,7 @@ fn sql(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SqlRow>> {
     ] {
         let mut rows: Vec<SqlRow> = Vec::new();
         let mut in_record = false;
+        let mut cols = PerRule::new();
         for row in doc.slot_rows(slot) {
             let l = row.line;
             if l.is_note() {
@@ -944,8 +994,8 @@ fn sql(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SqlRow>> {
             }
             let rule = row.rule;
             let c = cells(l.text, &rule.spans);
-            let id_col = rule.col(|n| n.contains("sql id") || n.contains("hash value"));
-            let exec_col = rule.col(|n| n == "executions");
+            let k = cols.of(rule, sql_cols);
+            let (id_col, exec_col) = (k.id, k.executions);
             let id = cell(&c, id_col);
             let t = row.section.title;
             if looks_like_sql_id(id)
@@ -959,9 +1009,9 @@ fn sql(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SqlRow>> {
                     sql_id: id.to_string(),
                     value: ctx.num(cell(&c, Some(0)), t, l.no),
                     executions: ctx.num(cell(&c, exec_col), t, l.no),
-                    per_exec: ctx.num(cell(&c, rule.col(|n| n.contains("per exe"))), t, l.no),
-                    pct_total: ctx.num(cell(&c, rule.col(|n| n.contains("%total"))), t, l.no),
-                    elapsed_s: ctx.num(cell(&c, rule.col(|n| n.contains("elap"))), t, l.no),
+                    per_exec: ctx.num(cell(&c, k.per_exec), t, l.no),
+                    pct_total: ctx.num(cell(&c, k.pct_total), t, l.no),
+                    elapsed_s: ctx.num(cell(&c, k.elapsed), t, l.no),
                     module: None,
                     sql_text: None,
                     src: src(t, l.no),
