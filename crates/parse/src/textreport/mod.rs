@@ -157,8 +157,22 @@ fn page_title(text: &str) -> Option<&str> {
     None
 }
 
+/// False for most lines, which cannot start with `~` once trimmed: the
+/// first byte past the ASCII blanks is neither a tilde nor the start of a
+/// character that may be Unicode whitespace.
+fn may_be_underline(line: &str) -> bool {
+    match line.bytes().find(|b| !matches!(b, b'\t'..=b'\r' | b' ')) {
+        Some(b'~') => true,
+        Some(c) => c >= 0x80,
+        None => false,
+    }
+}
+
 /// Title of a line underlined by `~~~`: the part above the tildes.
 fn tilde_title<'a>(text: &'a str, next: &str) -> Option<(&'a str, usize)> {
+    if !may_be_underline(next) {
+        return None;
+    }
     let lead = next.len() - next.trim_start().len();
     let body = next.trim_start();
     if !body.starts_with("~~~") {
@@ -557,6 +571,22 @@ pub struct Doc<'a> {
     tables: Vec<OnceCell<Vec<Table<'a>>>>,
     /// Each section's title with its [`registry::key`].
     keyed: Vec<(&'a str, String)>,
+    /// Each section's [`title_words`].
+    words: Vec<String>,
+}
+
+/// A title's words, colons cut from their ends, in lowercase, each
+/// followed by a space: equal for two titles exactly when [`same_title`]
+/// holds (the words hold no blank, so cutting at the spaces gives them
+/// back, a word left empty by its colons included).
+fn title_words(title: &str) -> String {
+    let mut out = String::with_capacity(title.len() + 1);
+    for w in title.split_whitespace() {
+        out.push_str(w.trim_end_matches(':'));
+        out.push(' ');
+    }
+    out.make_ascii_lowercase();
+    out
 }
 
 impl<'a> Doc<'a> {
@@ -579,12 +609,14 @@ impl<'a> Doc<'a> {
             .iter()
             .map(|s| (s.title, registry::key(s.title)))
             .collect();
+        let words = sections.iter().map(|s| title_words(s.title)).collect();
         (
             lines,
             Doc {
                 sections,
                 tables,
                 keyed,
+                words,
             },
         )
     }
@@ -620,7 +652,11 @@ impl<'a> Doc<'a> {
 
     /// First section titled exactly `title` (see [`same_title`]).
     pub fn first(&self, title: &str) -> Option<&Section<'a>> {
-        self.sections.iter().find(|s| same_title(s.title, title))
+        let words = title_words(title);
+        self.sections
+            .iter()
+            .zip(&self.words)
+            .find_map(|(s, w)| (*w == words).then_some(s))
     }
 
     /// Every table row (blank lines included) of the sections titled
@@ -647,8 +683,9 @@ impl<'a> Doc<'a> {
     pub fn rows<'s>(&'s self, title: &str) -> Vec<Row<'s, 'a>> {
         let mut out = Vec::new();
         let mut started = false;
-        for (i, s) in self.sections.iter().enumerate() {
-            if same_title(s.title, title) {
+        let words = title_words(title);
+        for (i, (s, w)) in self.sections.iter().zip(&self.words).enumerate() {
+            if *w == words {
                 started = true;
                 for t in self.tables(i) {
                     if let Some(rule) = t.rule() {
@@ -836,6 +873,24 @@ fn month(m: &str) -> Option<u32> {
 mod tests {
     use super::*;
 
+    /// Every line of up to five pieces (tildes, letters, ASCII and
+    /// Unicode blanks, a control character that is not whitespace): none
+    /// turned away starts with a tilde once trimmed.
+    #[test]
+    fn lines_turned_away_as_underlines_start_with_no_tilde() {
+        let alphabet = [
+            "~", "a", " ", "\t", "\u{b}", "\r", "\u{1c}", "\u{a0}", "\u{3000}", "\u{e9}",
+        ];
+        for t in awrflash_testkit::every_text(&alphabet, 5) {
+            if !may_be_underline(&t) {
+                assert!(!t.trim_start().starts_with('~'), "{t:?}");
+            }
+        }
+        assert!(may_be_underline("  ~~~~~~~~~~~~"));
+        assert!(!may_be_underline("  Load Profile  Per Second"));
+        assert!(!may_be_underline(" \t "));
+    }
+
     #[test]
     fn find_at_locates_needles_by_their_pivot_byte() {
         assert_eq!(find_at("Top  DB/Inst: A/a", "DB/Inst:", 2), Some(5));
@@ -1012,6 +1067,7 @@ mod tests {
             for b in &titles {
                 let want = same_title_plainly(a, b);
                 assert_eq!(same_title(a, b), want, "{a:?} {b:?}");
+                assert_eq!(title_words(a) == title_words(b), want, "{a:?} {b:?}");
                 equal += usize::from(want);
             }
         }
