@@ -387,7 +387,17 @@ fn span_near(spans: &[Span], s: usize, e: usize, next: &mut usize) -> Option<usi
 /// last token assigned to each column (inner blanks kept: `enq: IV -  contention`).
 /// Tokens before byte `from` are ignored (a label already read).
 pub fn cells_from<'a>(text: &'a str, spans: &[Span], from: usize) -> Vec<&'a str> {
-    let mut first: Vec<Option<(usize, usize)>> = vec![None; spans.len()];
+    // Each column's first and last token, on the stack for the widths
+    // reports print.
+    let mut stack = [None; 24];
+    let mut heap;
+    let first: &mut [Option<(usize, usize)>] = match stack.get_mut(..spans.len()) {
+        Some(f) => f,
+        None => {
+            heap = vec![None; spans.len()];
+            &mut heap
+        }
+    };
     let mut next = 0;
     for (s, e) in tokens(text) {
         if s < from {
@@ -403,7 +413,7 @@ pub fn cells_from<'a>(text: &'a str, spans: &[Span], from: usize) -> Vec<&'a str
         }
     }
     first
-        .into_iter()
+        .iter()
         .map(|r| r.and_then(|(a, b)| text.get(a..b)).unwrap_or(""))
         .collect()
 }
@@ -935,6 +945,19 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Tables wider than the columns kept on the stack read the same.
+    #[test]
+    fn wide_tables_read_every_column() {
+        for width in [1, 23, 24, 25, 40] {
+            let rule = vec!["---"; width].join(" ");
+            let line: Vec<String> = (0..width).map(|i| format!("{i:>3}")).collect();
+            let line = line.join(" ");
+            let c = cells(&line, &rule_spans(&rule, false));
+            let want: Vec<String> = (0..width).map(|i| i.to_string()).collect();
+            assert_eq!(c, want, "{width}");
         }
     }
 
