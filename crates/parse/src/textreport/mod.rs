@@ -279,7 +279,10 @@ pub struct Span {
 /// A rule line of hyphens (and `~` for underlined titles).
 pub fn is_rule(text: &str) -> bool {
     let t = text.trim();
-    !t.is_empty() && t.contains("--") && t.bytes().all(|b| matches!(b, b'-' | b'~' | b' '))
+    // Most lines fail on their first byte, before the search for `--`.
+    matches!(t.as_bytes().first(), Some(b'-' | b'~'))
+        && t.contains("--")
+        && t.bytes().all(|b| matches!(b, b'-' | b'~' | b' '))
 }
 
 /// The indented rule closing a section: one long run of hyphens.
