@@ -88,7 +88,17 @@ pub fn plain(cell: &str) -> Option<f64> {
     if digits == 0 || mantissa >= PLAIN_LIMIT {
         return None;
     }
-    let fraction = digits - point.unwrap_or(digits);
+    exact_decimal(mantissa, digits - point.unwrap_or(digits))
+}
+
+/// `mantissa / 10^fraction` when both are exact in `f64` (see [`plain`]):
+/// the value `str::parse` gives the decimal with those digits. `None`
+/// above 15 significant digits or 22 after the point.
+#[inline]
+pub(crate) fn exact_decimal(mantissa: u64, fraction: usize) -> Option<f64> {
+    if mantissa >= PLAIN_LIMIT {
+        return None;
+    }
     // Below 2^53: the conversion is exact.
     #[allow(clippy::cast_precision_loss)]
     let m = mantissa as f64;
