@@ -173,8 +173,8 @@ fn tilde_title<'a>(text: &'a str, next: &str) -> Option<(&'a str, usize)> {
     if !may_be_underline(next) {
         return None;
     }
-    let lead = next.len() - next.trim_start().len();
     let body = next.trim_start();
+    let lead = next.len() - body.len();
     if !body.starts_with("~~~") {
         return None;
     }

@@ -885,8 +885,7 @@ fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
             }
             let c = cells(l.text, &rule.spans);
             let k = cols.of(rule, segment_cols);
-            let pct = k.pct;
-            let value = pct.and_then(|p| p.checked_sub(1));
+            let value = k.pct.and_then(|p| p.checked_sub(1));
             let object = cell(&c, k.object);
             if object.is_empty() || value.is_none() {
                 continue;
@@ -908,7 +907,7 @@ fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
                 subobject: Some(sub).filter(|x| !x.is_empty()).map(str::to_string),
                 object_type: cell(&c, k.object_type).to_string(),
                 value: ctx.num(cell(&c, value), t, l.no),
-                pct_total: ctx.num(cell(&c, pct), t, l.no),
+                pct_total: ctx.num(cell(&c, k.pct), t, l.no),
                 container: Some(container)
                     .filter(|x| !x.is_empty())
                     .map(str::to_string),
@@ -995,20 +994,19 @@ fn sql(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SqlRow>> {
             let rule = row.rule;
             let c = cells(l.text, &rule.spans);
             let k = cols.of(rule, sql_cols);
-            let (id_col, exec_col) = (k.id, k.executions);
-            let id = cell(&c, id_col);
+            let id = cell(&c, k.id);
             let t = row.section.title;
             if looks_like_sql_id(id)
                 && starts_numeric(l.text)
                 && matches!(
-                    parse_num(cell(&c, exec_col), Suffix::Decimal),
+                    parse_num(cell(&c, k.executions), Suffix::Decimal),
                     Num::Value(_)
                 )
             {
                 rows.push(SqlRow {
                     sql_id: id.to_string(),
                     value: ctx.num(cell(&c, Some(0)), t, l.no),
-                    executions: ctx.num(cell(&c, exec_col), t, l.no),
+                    executions: ctx.num(cell(&c, k.executions), t, l.no),
                     per_exec: ctx.num(cell(&c, k.per_exec), t, l.no),
                     pct_total: ctx.num(cell(&c, k.pct_total), t, l.no),
                     elapsed_s: ctx.num(cell(&c, k.elapsed), t, l.no),
