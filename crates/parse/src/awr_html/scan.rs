@@ -636,7 +636,17 @@ pub fn scan<'a>(
     keep: impl Fn(&str) -> bool,
     sink: impl FnMut(&Table<'a>),
 ) -> ScanSummary {
-    let mut tokens = Tokenizer::new(text);
+    scan_with(text, Tokenizer::new(text), keep, sink)
+}
+
+/// [`scan`] with the tokenizer given (tests compare its fast paths with
+/// the plain reading).
+fn scan_with<'a>(
+    text: &'a str,
+    mut tokens: Tokenizer<'a>,
+    keep: impl Fn(&str) -> bool,
+    sink: impl FnMut(&Table<'a>),
+) -> ScanSummary {
     let mut s = Scanner {
         lines: Lines::new(text.as_bytes()),
         keep,
@@ -990,6 +1000,73 @@ mod tokens {
         pos: usize,
         state: State,
         memo: Memo,
+        chunks: Chunks,
+    }
+
+    /// A kept table's markup from the `<` that ends one cell's text to the
+    /// `>` of the next cell's start tag (`</td><td class='awrc'>`,
+    /// `</td></tr>\n<tr><td class='awrnc'>`), as read once tag by tag:
+    /// bytes equal to those read before, from the same state (a cell and
+    /// its row open), close and open the same cells and rows, so they are
+    /// compared instead of read again.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct Chunk {
+        /// Offset of the `<` where the bytes were first read.
+        start: u32,
+        len: u32,
+        /// Offset in the chunk of the tag that opened a new row, if one
+        /// did (the row before is closed then).
+        row_at: Option<u32>,
+        header: bool,
+        colspan: u16,
+    }
+
+    /// Chunks by the column of the cell they close (of up to
+    /// [`CHUNK_COLS`]), the last two read at each: AWR stripes rows with
+    /// two cell classes, so a column's chunk alternates between two.
+    struct Chunks {
+        by_col: [[Option<Chunk>; 2]; CHUNK_COLS],
+        /// Off in tests that compare reading with and without them.
+        on: bool,
+    }
+
+    const CHUNK_COLS: usize = 64;
+
+    impl Chunks {
+        /// The chunk of column `col` whose bytes `rest` starts with.
+        #[inline(always)]
+        fn find(&self, bytes: &[u8], col: usize, rest: &[u8]) -> Option<Chunk> {
+            if !self.on {
+                return None;
+            }
+            self.by_col.get(col)?.iter().flatten().copied().find(|c| {
+                let (start, len) = (c.start as usize, c.len as usize);
+                let (Some(new), Some(old)) = (rest.get(..len), bytes.get(start..start + len))
+                else {
+                    return false;
+                };
+                // The last 8 bytes first: a striped table's two chunks of a
+                // column differ in their cell class, at the end.
+                let last = |s: &[u8]| s.last_chunk::<8>().copied();
+                last(new) == last(old) && new == old
+            })
+        }
+
+        fn insert(&mut self, col: usize, chunk: Chunk) {
+            if let Some([a, b]) = self.by_col.get_mut(col) {
+                *b = *a;
+                *a = Some(chunk);
+            }
+        }
+    }
+
+    /// A chunk being read tag by tag: where it started, the column of the
+    /// cell it closes, where a new row opened.
+    #[derive(Clone, Copy)]
+    struct Reading {
+        start: usize,
+        col: usize,
+        row_at: Option<usize>,
     }
 
     /// A tag as read from `<` to `>`: offsets relative to the `<`.
@@ -1196,7 +1273,18 @@ mod tokens {
                     next: [None; NEXT_SLOTS],
                     last: 0,
                 },
+                chunks: Chunks {
+                    by_col: [[None; 2]; CHUNK_COLS],
+                    on: true,
+                },
             }
+        }
+
+        /// Reads every chunk tag by tag (tests compare the two readings).
+        #[cfg(test)]
+        pub fn without_chunks(mut self) -> Self {
+            self.chunks.on = false;
+            self
         }
 
         /// The tag at `at`, or `None` at markup that is not a tag (`<!`,
@@ -1426,6 +1514,7 @@ mod tokens {
                 State::Markup => true,
                 State::Ref | State::Done => return,
             };
+            let mut reading: Option<Reading> = None;
             loop {
                 if !at_markup {
                     let rest = bytes.get(pos..).unwrap_or_default();
@@ -1455,6 +1544,31 @@ mod tokens {
                             self.state = State::Ref;
                             return;
                         }
+                        // The cell's text ends at a `<`: markup read before
+                        // is replayed, else read tag by tag and remembered.
+                        if let Some(col) = open.row.as_ref().map(|r| r.cells.len()) {
+                            let at = rest.get(i..).unwrap_or_default();
+                            if let Some(c) = self.chunks.find(bytes, col, at) {
+                                open.close_cell();
+                                if let Some(off) = c.row_at {
+                                    open.close_row();
+                                    open.row =
+                                        Some(open.new_row(lines.at(pos + off as usize), spare));
+                                }
+                                open.cell = Some(OpenCell {
+                                    text: super::CellText::default(),
+                                    header: c.header,
+                                    colspan: c.colspan,
+                                });
+                                pos += c.len as usize;
+                                continue;
+                            }
+                            reading = Some(Reading {
+                                start: pos,
+                                col,
+                                row_at: None,
+                            });
+                        }
                     } else {
                         // Text between cells is not kept.
                         let Some(i) = find1(b'<', rest) else {
@@ -1475,6 +1589,9 @@ mod tokens {
                         }
                         if open.row.is_none() {
                             open.row = Some(open.new_row(lines.at(pos), spare));
+                            if let Some(r) = reading.as_mut() {
+                                r.row_at = Some(pos);
+                            }
                         }
                         open.cell = Some(OpenCell {
                             text: super::CellText::default(),
@@ -1483,6 +1600,10 @@ mod tokens {
                         });
                         if info.empty {
                             open.close_cell();
+                            // An empty cell in between: not a chunk.
+                            reading = None;
+                        } else if let Some(r) = reading.take() {
+                            self.remember(r, pos + info.gt as usize + 1, info);
                         }
                     }
                     (Tag::Td | Tag::Th, true) => open.close_cell(),
@@ -1490,6 +1611,9 @@ mod tokens {
                         open.close_row();
                         if !info.empty {
                             open.row = Some(open.new_row(lines.at(pos), spare));
+                            if let Some(r) = reading.as_mut() {
+                                r.row_at = Some(pos);
+                            }
                         }
                     }
                     (Tag::Tr, true) => open.close_row(),
@@ -1504,6 +1628,32 @@ mod tokens {
             } else {
                 State::Text
             };
+        }
+
+        /// Keeps the chunk `r` read, which ends at `end` with the start tag
+        /// `info` of the cell it opened.
+        fn remember(&mut self, r: Reading, end: usize, info: TagInfo) {
+            let offset = |p: usize| u32::try_from(p - r.start).ok();
+            let (Ok(start), Some(len)) = (u32::try_from(r.start), offset(end)) else {
+                return;
+            };
+            let row_at = match r.row_at {
+                Some(p) => match offset(p) {
+                    Some(o) => Some(o),
+                    None => return,
+                },
+                None => None,
+            };
+            self.chunks.insert(
+                r.col,
+                Chunk {
+                    start,
+                    len,
+                    row_at,
+                    header: info.tag == Tag::Th,
+                    colspan: info.colspan,
+                },
+            );
         }
 
         /// Jumps over what cannot change the scan while the innermost open
@@ -1853,6 +2003,82 @@ mod tests {
         let mut out = Vec::new();
         scan(html, |_| true, |t| out.push(t.clone()));
         out
+    }
+
+    /// Every table of `html` as the scan reads it: rows by line, cells by
+    /// text, kind and span, and whether the table ended.
+    type Read = Vec<(u32, Vec<(u32, Vec<(String, bool, u16)>)>, bool)>;
+
+    fn read(html: &str, chunks: bool) -> Read {
+        let tokens = Tokenizer::new(html);
+        let tokens = if chunks {
+            tokens
+        } else {
+            tokens.without_chunks()
+        };
+        let mut out = Vec::new();
+        scan_with(
+            html,
+            tokens,
+            |_| true,
+            |t| {
+                let rows = t
+                    .rows
+                    .iter()
+                    .map(|r| {
+                        let cells = r.cells.iter();
+                        let cells = cells.map(|c| (c.text.to_string(), c.header, c.colspan));
+                        (r.line, cells.collect())
+                    })
+                    .collect();
+                out.push((t.line, rows, t.complete));
+            },
+        );
+        out
+    }
+
+    /// Markup between cells replayed from a chunk read before gives the
+    /// rows, cells and lines that reading it tag by tag gives: every
+    /// arrangement of up to four pieces (cell and row tags in both cases,
+    /// with and without attributes, empty ones, text, newlines, an entity,
+    /// another tag), three times over in one table so that the later
+    /// copies meet the chunks the first one left, in tables of one and of
+    /// several columns.
+    #[test]
+    fn replayed_chunks_read_as_the_tags_read_one_by_one() {
+        let pieces = [
+            "<tr>",
+            "</tr>",
+            "<td>",
+            "</td>",
+            "<TD class='a'>",
+            "<td class='b'>",
+            "<th colspan=2>",
+            "</th>",
+            "<td/>",
+            "<tr/>",
+            "x",
+            "\n",
+            "&nbsp;",
+            "<b>",
+        ];
+        let n = pieces.len();
+        let mut docs = 0;
+        for len in 1..=4u32 {
+            for mut k in 0..n.pow(len) {
+                let mut seq = String::new();
+                for _ in 0..len {
+                    seq.push_str(pieces.get(k % n).copied().unwrap_or_default());
+                    k /= n;
+                }
+                for head in ["<table><tr><td>1", "<table><tr><td>1</td><td>2</td><td>3"] {
+                    let html = format!("{head}{seq}{seq}y{seq}z</td></tr></table>");
+                    assert_eq!(read(&html, true), read(&html, false), "{html:?}");
+                    docs += 1;
+                }
+            }
+        }
+        assert!(docs > 80_000, "{docs}");
     }
 
     #[test]
