@@ -159,7 +159,28 @@ struct Open<'a> {
 }
 
 impl<'a> Open<'a> {
+    /// Closes the open cell, if any, into the open row. Most cells come in
+    /// one piece of visible ASCII (numbers, names), borrowed as they are
+    /// without a call; the rest go through [`CellText::finish`].
+    #[inline(always)]
     fn close_cell(&mut self) {
+        if let (true, Some(open), Some(row)) = (self.collect, self.cell.as_ref(), self.row.as_mut())
+            && open.text.joined.is_none()
+            && all_visible_ascii(open.text.first.as_bytes())
+        {
+            row.cells.push(Cell {
+                text: Cow::Borrowed(open.text.first),
+                header: open.header,
+                colspan: open.colspan,
+            });
+            self.cell = None;
+            return;
+        }
+        self.close_any_cell();
+    }
+
+    #[inline(never)]
+    fn close_any_cell(&mut self) {
         if !self.collect {
             self.cell = None;
             return;
@@ -925,15 +946,28 @@ fn is_collapsed_bytes(b: &[u8], mut prev_space: bool) -> bool {
 /// Whether every byte is printable ASCII other than space (most cells:
 /// numbers, names), 8 bytes at a time.
 fn all_visible_ascii(b: &[u8]) -> bool {
-    let mut words = b.chunks_exact(8);
-    for w in words.by_ref() {
-        let w = w.first_chunk::<8>().map_or(HI, |w| u64::from_le_bytes(*w));
-        // A byte >= 0x80, or one below 0x21 (exact once none is >= 0x80).
-        if w & HI != 0 || w.wrapping_sub(LO * 0x21) & !w & HI != 0 {
-            return false;
+    // A byte >= 0x80, or one below 0x21 (exact once none is >= 0x80, and
+    // whichever bytes are flagged, some is when one is below).
+    let visible = |w: u64| w & HI == 0 && w.wrapping_sub(LO * 0x21) & !w & HI == 0;
+    if let Some(last) = b.last_chunk::<8>() {
+        let mut words = b.chunks_exact(8);
+        for w in words.by_ref() {
+            if !w
+                .first_chunk::<8>()
+                .is_some_and(|w| visible(u64::from_le_bytes(*w)))
+            {
+                return false;
+            }
         }
+        // The bytes past the last whole word, within an overlapping word.
+        return words.remainder().is_empty() || visible(u64::from_le_bytes(*last));
     }
-    words.remainder().iter().all(|&c| (0x21..0x80).contains(&c))
+    // 4 to 7 bytes (most numbers): the first 4 and the last 4, overlapping.
+    if let (Some(first), Some(last)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+        let w = u64::from(u32::from_le_bytes(*first)) | u64::from(u32::from_le_bytes(*last)) << 32;
+        return visible(w);
+    }
+    b.iter().all(|&c| (0x21..0x80).contains(&c))
 }
 
 /// Trims and collapses runs of whitespace (incl. no-break space) to one space.
@@ -2322,6 +2356,27 @@ mod tests {
                         let s = String::from_utf8(bytes).unwrap_or_default();
                         assert_eq!(is_collapsed(&s), collapse(&s) == s, "{s:?}");
                     }
+                }
+            }
+        }
+    }
+
+    /// Every byte value in every place of runs up to 20 bytes long (the
+    /// short runs read as two overlapping halves, the long ones a word at a
+    /// time with an overlapping last word).
+    #[test]
+    fn all_visible_ascii_is_the_bytes_from_0x21_to_0x7f() {
+        let plain = |b: &[u8]| b.iter().all(|&c| (0x21..0x80).contains(&c));
+        for len in 0..=20 {
+            let base = vec![b'a'; len];
+            assert!(all_visible_ascii(&base));
+            for at in 0..len {
+                for v in 0..=255u8 {
+                    let mut b = base.clone();
+                    if let Some(x) = b.get_mut(at) {
+                        *x = v;
+                    }
+                    assert_eq!(all_visible_ascii(&b), plain(&b), "{b:?}");
                 }
             }
         }
