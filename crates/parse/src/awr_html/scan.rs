@@ -260,7 +260,7 @@ impl<'a> Lines<'a> {
             let n = self
                 .bytes
                 .get(self.pos..pos)
-                .map_or(0, |s| memchr::memchr_iter(b'\n', s).count());
+                .map_or(0, |s| bytecount::count(s, b'\n'));
             self.line = self
                 .line
                 .saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
@@ -2312,6 +2312,28 @@ mod tests {
             let row = t.first().and_then(|t| t.rows.first()).map(|r| &r.cells);
             let got: Vec<&str> = row.into_iter().flatten().map(|c| c.text.as_ref()).collect();
             assert_eq!(got, [want.as_str(), want.as_str(), "z"], "cell {c:?}");
+        }
+    }
+
+    /// The line of every offset of a text of mixed lines, asked in
+    /// increasing order, with repeats and an offset past the end.
+    #[test]
+    fn lines_count_the_newlines_before_an_offset() {
+        let mut text = Vec::new();
+        for i in 0..300 {
+            text.extend(std::iter::repeat_n(b'x', i % 70));
+            text.push(if i % 7 == 0 { b'\r' } else { b'\n' });
+        }
+        let mut lines = Lines::new(&text);
+        for pos in (0..text.len() + 5).step_by(3) {
+            let want = 1 + text.iter().take(pos).filter(|&&b| b == b'\n').count();
+            assert_eq!(lines.at(pos) as usize, want, "at {pos}");
+            assert_eq!(lines.at(pos) as usize, want, "again at {pos}");
+            assert_eq!(
+                lines.at(pos.saturating_sub(2)) as usize,
+                want,
+                "before {pos}"
+            );
         }
     }
 
