@@ -75,7 +75,9 @@ fn parse_as(path: &str, text: &str, part: Part) -> Result<DbReport, ParseError> 
         }
         if k == ReportKind::RacGlobal {
             rac::table(table, &mut ctx, &mut report, &mut global);
-        } else {
+        } else if table.kept || part == Part::Header {
+            // A whole report's tables not kept are those no mapper reads
+            // (`SKIPPED`): they have no rows and map to nothing.
             instance_table(table, &mut ctx, &mut report, &mut summary_wait_classes);
         }
     });

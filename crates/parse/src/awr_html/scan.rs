@@ -51,6 +51,9 @@ pub struct Table<'a> {
     pub rows: Vec<Row<'a>>,
     /// False when the input ended before `</table>`.
     pub complete: bool,
+    /// The caller's `keep` said yes to its title: its cells' text was
+    /// read (a table not kept has no rows).
+    pub kept: bool,
 }
 
 /// Something the scanner repaired or could not read.
@@ -513,6 +516,7 @@ impl<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                     Some(parent) => parent.table.title.clone(),
                     None => self.last_text().to_string(),
                 };
+                let collect = (self.keep)(&title);
                 let table = Table {
                     title,
                     heading: self.heading.clone(),
@@ -524,11 +528,11 @@ impl<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                     line,
                     rows: self.spare_rows.pop().unwrap_or_default(),
                     complete: false,
+                    kept: collect,
                 };
                 if empty {
                     self.emit(table);
                 } else {
-                    let collect = (self.keep)(&table.title);
                     self.open.push(Open {
                         table,
                         row: None,
@@ -2375,6 +2379,8 @@ mod tests {
             .map(|t| (t.title.as_str(), t.rows.len()))
             .collect();
         assert_eq!(summary, [("Skip me", 0), ("Skip me", 0), ("Keep", 1)]);
+        let kept: Vec<bool> = out.iter().map(|t| t.kept).collect();
+        assert_eq!(kept, [false, false, true]);
         assert_eq!(out[2].rows[0].cells[0].text, "x <y>&bogus;");
     }
 
