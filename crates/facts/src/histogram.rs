@@ -17,7 +17,7 @@
 //! table shows as `>=512us 100%` gets its 1-32 ms buckets from the `(up to
 //! 32 ms)` table as printed.
 
-use awrflash_model::{HistogramBucket, HistogramRow, SourceRef};
+use awrflash_model::{HistogramBucket, HistogramRow, SharedStr, SourceRef};
 
 /// Rounding slack of one printed percentage cell (`.0` is below .05%).
 const CELL_SLACK: f64 = 0.05;
@@ -61,7 +61,7 @@ impl Distribution {
     /// as its source), for the exhibits.
     pub fn to_row(&self) -> HistogramRow {
         HistogramRow {
-            event: self.event.clone(),
+            event: SharedStr::shared(&self.event),
             total_waits: self.total_waits,
             range_waits: None,
             buckets: self.buckets.clone(),

@@ -167,7 +167,9 @@ pub struct WaitClassRow {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct HistogramRow {
-    pub event: String,
+    /// Shared: the histogram tables of a report and every interval of a
+    /// database name the same events.
+    pub event: SharedStr,
     pub total_waits: Option<f64>,
     /// Waits inside the range of a detail table (11.2+ `Wait Event Histogram
     /// Detail (64 msec to 2 sec)`, 12.2+ `(up to 32 ms)`), which prints no total.
@@ -248,7 +250,8 @@ pub struct IoProfileRow {
 #[serde(default)]
 pub struct ActivityStat {
     /// Statistic name exactly as printed (`redo size`, `physical read flash cache hits`).
-    pub name: String,
+    /// Shared: every interval of a database names the same statistics.
+    pub name: SharedStr,
     pub total: Option<f64>,
     pub per_second: Option<f64>,
     pub per_transaction: Option<f64>,

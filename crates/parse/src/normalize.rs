@@ -186,12 +186,12 @@ fn full_names(r: &mut DbReport) {
     }
     for h in &mut r.wait_histogram {
         if let Some(n) = fix(List::Events, &h.event, &h.src) {
-            h.event = n;
+            h.event = SharedStr::shared(&n);
         }
     }
     for s in &mut r.activity_stats {
         if let Some(n) = fix(List::Statistics, &s.name, &s.src) {
-            s.name = n;
+            s.name = SharedStr::shared(&n);
         }
     }
     r.warnings.extend(warnings);

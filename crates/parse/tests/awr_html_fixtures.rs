@@ -126,9 +126,24 @@ fn every_row_of_the_sample_points_at_its_line() {
         assert_eq!(e.src.section, "Top 10 Foreground Events by Total Wait Time");
     }
     for s in &r.activity_stats {
-        assert!(lines[s.src.line as usize - 1].contains(&s.name));
+        assert!(lines[s.src.line as usize - 1].contains(s.name.as_str()));
     }
     assert_eq!(misplaced_rows(&r, &text), Vec::<String>::new());
+}
+
+/// An event printed in the foreground and the background tables is read
+/// once: both rows hold one string (`SharedStr::shared`), not two copies.
+#[test]
+fn an_event_in_several_tables_is_held_once() {
+    let r = report("sample/awr_19c_sample.html");
+    let mut pairs = 0;
+    for b in &r.wait_events.background {
+        for f in r.wait_events.foreground.iter().filter(|f| f.name == b.name) {
+            assert!(f.name.shares(&b.name), "{} is held twice", b.name);
+            pairs += 1;
+        }
+    }
+    assert!(pairs > 0, "the sample prints events in both tables");
 }
 
 #[test]

@@ -994,7 +994,7 @@ pub fn build(a: &Analysis) -> View {
     let histograms = hist_rows
         .iter()
         .map(|h| HistView {
-            event: h.event.clone(),
+            event: h.event.to_string(),
             total_waits: match (h.total_waits, h.range_waits) {
                 (None, Some(r)) => format!("{} waits in the detail range", fmt::num(r)),
                 (t, _) => format!("{} waits", opt_num(t)),

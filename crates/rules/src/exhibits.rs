@@ -53,7 +53,7 @@ pub fn exhibits(
             && let Some(v) = s.total.or(s.per_second)
         {
             flash_cache_stats.push(awrflash_model::Evidence {
-                label: s.name.clone(),
+                label: s.name.to_string(),
                 value: round(v),
                 unit: if s.total.is_some() {
                     "total"

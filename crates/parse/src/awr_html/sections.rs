@@ -7,11 +7,11 @@
 
 use awrflash_model::{
     ActivityStat, BufferPoolAdvisoryRow, FileIoRow, HistogramBucket, HistogramRow, HostCpu,
-    InstanceCpu, IoProfileRow, IoStatRow, LoadProfileRow, OsStat, Parameter, SegmentRow, SharedStr,
-    SqlRow, TimeModelRow, TopEvent, WaitClassRow, WaitEvent,
+    InstanceCpu, IoProfileRow, IoStatRow, LoadProfileRow, OsStat, Parameter, SegmentRow, SqlRow,
+    TimeModelRow, TopEvent, WaitClassRow, WaitEvent,
 };
 
-use super::view::{Ctx, View, count, key, string, text};
+use super::view::{Ctx, View, count, key, shared, string, text};
 use crate::num::Suffix;
 
 pub fn load_profile(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<LoadProfileRow>) {
@@ -86,12 +86,12 @@ pub fn wait_events(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<WaitEvent>) {
         .or_else(|| v.col_containing("bg time"));
     let unit = bare_ms(v, avg);
     for row in &v.data {
-        let Some(name) = string(row, ev) else {
+        let Some(name) = shared(row, ev) else {
             continue;
         };
         out.push(WaitEvent {
-            name: name.into(),
-            wait_class: string(row, class).map(|c| SharedStr::shared(&c)),
+            name,
+            wait_class: shared(row, class),
             waits: ctx.num(v, row, waits),
             timeouts_pct: ctx.num(v, row, tmo),
             time_s: ctx.num(v, row, time),
@@ -181,7 +181,7 @@ pub fn histogram(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<HistogramRow>) {
         .filter_map(|(i, c)| bucket_bound(c).map(|b| (i, b)))
         .collect();
     for row in &v.data {
-        let Some(event) = string(row, ev) else {
+        let Some(event) = shared(row, ev) else {
             continue;
         };
         let mut bs = Vec::with_capacity(buckets.len());
@@ -297,7 +297,7 @@ pub fn activity_stats(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<ActivityStat>) 
     let begin = v.col(&["begin value"]);
     let end = v.col(&["end value"]);
     for row in &v.data {
-        let Some(n) = string(row, name) else {
+        let Some(n) = shared(row, name) else {
             continue;
         };
         out.push(ActivityStat {

@@ -97,12 +97,21 @@ pub fn text<'r>(row: &'r Row<'_>, i: Option<usize>) -> Option<&'r str> {
     Some(c.text.as_ref())
 }
 
+/// Non-empty cell text, trimmed.
+pub fn trimmed<'r>(row: &'r Row<'_>, i: Option<usize>) -> Option<&'r str> {
+    text(row, i).map(str::trim).filter(|s| !s.is_empty())
+}
+
 /// Non-empty cell text as an owned string.
 pub fn string(row: &Row, i: Option<usize>) -> Option<String> {
-    text(row, i)
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
+    trimmed(row, i).map(str::to_string)
+}
+
+/// Non-empty cell text as a name many rows share ([`SharedStr::shared`]):
+/// an event or statistic name that the report's other tables, or the
+/// database's other reports, print again costs no allocation.
+pub fn shared(row: &Row, i: Option<usize>) -> Option<SharedStr> {
+    trimmed(row, i).map(SharedStr::shared)
 }
 
 /// Collects warnings while cells are read.

@@ -451,7 +451,7 @@ fn histograms(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<HistogramRow> {
                 .get(1)
                 .is_some_and(|n| n.starts_with("total"));
             out.push(HistogramRow {
-                event: name.to_string(),
+                event: SharedStr::shared(name),
                 total_waits: if is_total { waits } else { None },
                 range_waits: if is_total { None } else { waits },
                 buckets,
@@ -604,7 +604,7 @@ fn activity_stats(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<ActivityStat> {
                     continue;
                 }
                 out.push(ActivityStat {
-                    name: name.to_string(),
+                    name: SharedStr::shared(name),
                     total: ctx.num(cell(&c, total), s.title, l.no),
                     per_second: ctx.num(cell(&c, per_s), s.title, l.no),
                     per_transaction: ctx.num(cell(&c, per_t), s.title, l.no),

@@ -107,7 +107,9 @@ pub fn injected() -> Analysis {
         fc.sql.push(both.clone());
     }
     for h in &mut a.exhibits.histograms {
-        p(&mut h.event);
+        let mut event = h.event.to_string();
+        p(&mut event);
+        h.event = event.into();
         let mut section = h.src.section.to_string();
         p(&mut section);
         h.src.section = section.into();
