@@ -181,7 +181,7 @@ fn full_names(r: &mut DbReport) {
         .chain(r.wait_events.all.iter_mut())
     {
         if let Some(n) = fix(List::Events, &e.name, &e.src) {
-            e.name = n.into();
+            e.name = SharedStr::shared(&n);
         }
     }
     for h in &mut r.wait_histogram {
