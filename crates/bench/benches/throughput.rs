@@ -5,6 +5,9 @@
 //!    decoded text) vs `parse_bytes` for every AWR HTML file (one core); the
 //!    ratio is against the fastest scan, and the last lines give it against
 //!    each.
+//!    1b. The AWR HTML parse by stage (`stages`): the UTF-8 check, the table
+//!    scan skipping every table, the scan keeping the parser's tables, the
+//!    parse with its mappers, `parse_bytes`; each as time over the tag scan's.
 //! 2. `parse_bytes` per detected format (one core).
 //! 3. End to end on the whole corpus: parse, `analyze`, render HTML
 //!    (library, one core) and the `awrflash` CLI over the corpus folder.
@@ -19,7 +22,7 @@
 //!    the corpus reports with rewritten DBIDs and snapshot ids, gzip copies.
 //!
 //! Sections can be picked by name: `cargo bench -p awrflash-bench -- scan
-//! formats e2e batch`. Environment: `AWRFLASH_BENCH_BATCHES=1000,10000` (batch
+//! stages formats e2e batch`. Environment: `AWRFLASH_BENCH_BATCHES=1000,10000` (batch
 //! sizes), `AWRFLASH_BENCH_CMD="analyze {dir} -o {out}/"` (the CLI words;
 //! default: `analyze` when the CLI has it, else `parse`), `AWRFLASH_BENCH_KEEP=1`
 //! (keep the batch folders under `target/bench-batch`), `AWRFLASH_BENCH_ONLY=TEXT`
@@ -92,6 +95,9 @@ fn main() -> ExitCode {
     );
     if want("scan") {
         scan_vs_parse(&files);
+    }
+    if want("stages") {
+        stages(&files);
     }
     if want("formats") {
         per_format(&files);
@@ -200,6 +206,92 @@ fn scan_vs_parse(files: &[(String, Vec<u8>)]) {
             floor.name(),
             100.0 * t.as_secs_f64() / t_parse.as_secs_f64()
         );
+    }
+}
+
+/// Section 1b: where the AWR HTML parse spends its time beyond the floor.
+/// Each stage does all the work of the one before it and a little more,
+/// over the same files (one core, best run of each): the UTF-8 check of
+/// the input; the table scan with every table's text skipped (the
+/// tokenizer over the whole input, the rows of no table read); the scan
+/// keeping the tables the parser keeps (`awr_html::wanted`), rows built
+/// but not mapped; the whole `awr_html::parse` (mappers, normalising, the
+/// model); `parse_bytes` (decoding and sniffing too). The gap between two
+/// lines is what the later stage adds. Each stage is the best of 2 s of
+/// runs: with 0.5 s, two runs on a shared 2-core machine differed by 20%.
+fn stages(files: &[(String, Vec<u8>)]) {
+    use awrflash_parse::awr_html::{self, scan::scan};
+    println!("\n## 1b. AWR HTML: the parse by stage (one core, best run; x = time / tag scan)");
+    let html: Vec<&(String, Vec<u8>)> = files
+        .iter()
+        .filter(|(n, _)| n.starts_with("awr-html/"))
+        .collect();
+    let texts: Vec<String> = html
+        .iter()
+        .map(|(_, b)| awrflash_parse::decode::decode(b).into_owned())
+        .collect();
+    let bytes: u64 = html.iter().map(|(_, b)| b.len() as u64).sum();
+    let time = |f: &mut dyn FnMut()| best_of(Duration::from_secs(2), 10, f);
+    let floor = time(&mut || {
+        for (_, b) in &html {
+            std::hint::black_box(Floor::TagScan.run(b));
+        }
+    });
+    type Stage<'a> = (&'a str, Box<dyn FnMut() + 'a>);
+    let stages: Vec<Stage> = vec![
+        (
+            "UTF-8 check (decode)",
+            Box::new(|| {
+                for (_, b) in &html {
+                    std::hint::black_box(awrflash_parse::decode::decode(b).len());
+                }
+            }),
+        ),
+        (
+            "scan, every table skipped",
+            Box::new(|| {
+                for t in &texts {
+                    std::hint::black_box(scan(t, |_| false, |_| {}).lines);
+                }
+            }),
+        ),
+        (
+            "scan, the parser's tables kept",
+            Box::new(|| {
+                for t in &texts {
+                    std::hint::black_box(scan(t, awr_html::wanted, |_| {}).lines);
+                }
+            }),
+        ),
+        (
+            "awr_html::parse (+ mappers)",
+            Box::new(|| {
+                for ((name, _), t) in html.iter().zip(&texts) {
+                    std::hint::black_box(awr_html::parse(name, t).is_ok());
+                }
+            }),
+        ),
+        (
+            "parse_bytes (+ decode, sniff)",
+            Box::new(|| {
+                for (name, b) in &html {
+                    std::hint::black_box(awrflash_parse::parse_bytes(name, b).is_ok());
+                }
+            }),
+        ),
+    ];
+    println!("{:<34} {:>9} {:>9} {:>6}", "stage", "ms", "MB/s", "x");
+    let line = |name: &str, t: Duration| {
+        println!(
+            "{name:<34} {:>9.2} {:>9.0} {:>6.2}",
+            t.as_secs_f64() * 1e3,
+            mb_per_s(bytes, t),
+            t.as_secs_f64() / floor.as_secs_f64()
+        );
+    };
+    line("memchr tag scan (the floor)", floor);
+    for (name, mut f) in stages {
+        line(name, time(&mut f));
     }
 }
 

@@ -217,7 +217,10 @@ const SKIPPED: [&str; 68] = [
     "mttr advisory",
 ];
 
-fn wanted(title: &str) -> bool {
+/// Whether the cell text of a table with this title is kept (its title
+/// starts with none of [`SKIPPED`]): what a whole report's scan keeps. The
+/// bench's stage figures scan with it, without the mappers.
+pub fn wanted(title: &str) -> bool {
     let t = title.trim_start();
     // Every table's title goes through here: the first letter rules out
     // most of the list before a comparison.
