@@ -210,14 +210,15 @@ fn scan_vs_parse(files: &[(String, Vec<u8>)]) {
 }
 
 /// Section 1b: where the AWR HTML parse spends its time beyond the floor.
-/// Each stage does all the work of the one before it and a little more,
-/// over the same files (one core, best run of each): the UTF-8 check of
-/// the input; the table scan with every table's text skipped (the
-/// tokenizer over the whole input, the rows of no table read); the scan
-/// keeping the tables the parser keeps (`awr_html::wanted`), rows built
-/// but not mapped; the whole `awr_html::parse` (mappers, normalising, the
-/// model); `parse_bytes` (decoding and sniffing too). The gap between two
-/// lines is what the later stage adds. Each stage is the best of 2 s of
+/// Over the same files (one core, best run of each): the UTF-8 check of
+/// the input alone; then, on the text decoded beforehand, the table scan
+/// with every table's text skipped (the tokenizer over the whole input,
+/// the rows of no table read), the scan keeping the tables the parser
+/// keeps (`awr_html::wanted`), rows built but not mapped, and the whole
+/// `awr_html::parse` (mappers, normalising, the model), each doing the
+/// work of the one before and more; last `parse_bytes` on the raw bytes
+/// (decoding and sniffing too). From the second line on, the gap between
+/// two lines is what the later stage adds. Each stage is the best of 2 s of
 /// runs: with 0.5 s, two runs on a shared 2-core machine differed by 20%.
 fn stages(files: &[(String, Vec<u8>)]) {
     use awrflash_parse::awr_html::{self, scan::scan};
