@@ -91,6 +91,20 @@ fn single_blanks(t: &str) -> bool {
             blank_before = false;
             continue;
         }
+        // Spaces but no other byte below 0x21 (most names are words): the
+        // spaces alone, in one step. A byte below a space (a tab, a line
+        // end, a form feed) or one of 0x80 or more, which this test may
+        // take for one, goes a byte at a time.
+        if w.wrapping_sub(LO * 0x20) & !w & HI == 0 {
+            let x = w ^ (LO * u64::from(b' '));
+            // Exact per byte (no borrow): the high bit set on each space.
+            let spaces = !((x & !HI).wrapping_add(!HI) | x) & HI;
+            if spaces & (spaces << 8) != 0 || (blank_before && spaces & 0x80 != 0) {
+                return false;
+            }
+            blank_before = spaces >> 63 != 0;
+            continue;
+        }
         if !blanks_single(chunk, &mut blank_before) {
             return false;
         }
