@@ -15,8 +15,7 @@ fn main() {
             |_| true,
             |t| {
                 let head: Vec<String> = t
-                    .rows
-                    .iter()
+                    .rows()
                     .filter(|r| r.cells.iter().any(|c| c.header))
                     .map(|r| {
                         r.cells
@@ -37,8 +36,7 @@ fn main() {
                     })
                     .collect();
                 let first = t
-                    .rows
-                    .iter()
+                    .rows()
                     .find(|r| !r.cells.iter().any(|c| c.header))
                     .map(|r| {
                         r.cells
@@ -56,7 +54,7 @@ fn main() {
                     t.title,
                     t.heading,
                     summ,
-                    t.rows.len(),
+                    t.rows().len(),
                     if t.complete { "" } else { " INCOMPLETE" },
                     head.join(" || "),
                     first

@@ -9,7 +9,7 @@ use crate::num::Suffix;
 
 /// Fills header fields from a header table; false when `v` is none.
 pub fn header_table(v: &View<'_>, ctx: &mut Ctx, r: &mut DbReport) -> bool {
-    let Some(row) = v.data.first().copied() else {
+    let Some(row) = v.data.first() else {
         return false;
     };
     let h = &mut r.header;

@@ -335,7 +335,7 @@ fn instance_table(
             t.line,
             format!(
                 "section recognised but no row could be read (columns: {})",
-                v.cols.join(" | ")
+                v.col_list()
             ),
         );
     }
@@ -348,7 +348,7 @@ fn unknown_columns(t: &Table, v: &View<'_>, ctx: &mut Ctx, wanted: &str) {
         t.line,
         format!(
             "section recognised but it has no {wanted} column (columns: {}); skipped",
-            v.cols.join(" | ")
+            v.col_list()
         ),
     );
 }

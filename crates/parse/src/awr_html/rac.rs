@@ -15,7 +15,7 @@ use awrflash_model::{
 use super::header::{elapsed_seconds, iso_time};
 use super::scan::{Row, Table};
 use super::sections;
-use super::view::{Ctx, View, count, key, string, text};
+use super::view::{Ctx, View, count, key, same_name, string, text};
 use crate::num::Suffix;
 
 /// State kept between tables of one global report.
@@ -121,7 +121,7 @@ pub fn finish(r: &mut DbReport, _ctx: &mut Ctx, g: Global) {
 }
 
 fn database_summary(v: &View<'_>, ctx: &mut Ctx, r: &mut DbReport) {
-    let Some(row) = v.data.first().copied() else {
+    let Some(row) = v.data.first() else {
         return;
     };
     let h = &mut r.header;
@@ -258,7 +258,7 @@ fn os_by_instance(v: &View<'_>, ctx: &mut Ctx, r: &mut DbReport) {
                 name: "NUM_CPUS".into(),
                 value: Some(f64::from(cpus_total)),
                 end_value: None,
-                src: v.src(v.data.first().copied().unwrap_or(&Row::default())),
+                src: v.src(v.data.first().unwrap_or(&Row::default())),
             });
         }
     }
@@ -388,8 +388,7 @@ fn system_stats(v: &View<'_>, ctx: &mut Ctx, r: &mut DbReport, rate: Rate) {
     let inum = v.col(&["i#"]);
     let cols: Vec<(usize, String, f64)> = v
         .table
-        .rows
-        .iter()
+        .rows()
         .rev()
         .find(|row| row.cells.iter().any(|c| c.header))
         .map(|row| {
@@ -483,7 +482,7 @@ fn iostat(v: &View<'_>, ctx: &mut Ctx, function: bool, out: &mut Vec<IoStatRow>)
 /// shared pool are the sums over instances.
 fn cache_sizes(v: &View<'_>, ctx: &mut Ctx, r: &mut DbReport) {
     let inum = v.col(&["i#"]);
-    let parent = |name: &str| v.parents.iter().position(|p| p == name);
+    let parent = |name: &str| v.parents.iter().position(|p| same_name(p, name));
     let cache = parent("db cache");
     let pool = parent("shared pool");
     let log = v.col(&["log buffer"]);

@@ -29,11 +29,20 @@ pub struct Cell<'a> {
     pub colspan: u16,
 }
 
-#[derive(Debug, Clone, Default)]
-pub struct Row<'a> {
+/// One row of a [`Table`], whose cells the table holds.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Row<'t> {
     /// 1-based line of the `<tr>` (or of the first cell of an implicit row).
     pub line: u32,
-    pub cells: Vec<Cell<'a>>,
+    pub cells: &'t [Cell<'t>],
+}
+
+/// Where a row's cells are in its table's [`Table::cells`], and its line.
+#[derive(Debug, Clone, Copy, Default)]
+struct RowSpan {
+    line: u32,
+    start: usize,
+    end: usize,
 }
 
 /// A table with the section title printed before it.
@@ -48,12 +57,36 @@ pub struct Table<'a> {
     pub summary: String,
     /// Line of the `<table>` tag.
     pub line: u32,
-    pub rows: Vec<Row<'a>>,
+    /// The cells of every row, one row after another: one buffer a table
+    /// (reused from table to table), read in order when the table is
+    /// mapped, rather than one buffer a row.
+    cells: Vec<Cell<'a>>,
+    /// The rows, each a run of `cells`.
+    spans: Vec<RowSpan>,
     /// False when the input ended before `</table>`.
     pub complete: bool,
     /// The caller's `keep` said yes to its title: its cells' text was
     /// read (a table not kept has no rows).
     pub kept: bool,
+}
+
+impl Table<'_> {
+    /// The rows in document order.
+    pub fn rows(&self) -> impl DoubleEndedIterator<Item = Row<'_>> + ExactSizeIterator {
+        self.spans.iter().map(|s| self.row_of(*s))
+    }
+
+    /// Row `i` (0-based), if the table has as many.
+    pub fn row(&self, i: usize) -> Option<Row<'_>> {
+        self.spans.get(i).map(|s| self.row_of(*s))
+    }
+
+    fn row_of(&self, s: RowSpan) -> Row<'_> {
+        Row {
+            line: s.line,
+            cells: self.cells.get(s.start..s.end).unwrap_or_default(),
+        }
+    }
 }
 
 /// Something the scanner repaired or could not read.
@@ -152,13 +185,18 @@ impl OpenCell<'_> {
 
 struct Open<'a> {
     table: Table<'a>,
-    row: Option<Row<'a>>,
+    /// The open row: its line and where its cells start in the table's.
+    row: Option<RowStart>,
     cell: Option<OpenCell<'a>>,
     /// False for tables the caller does not read: structure is tracked,
     /// cell text is not kept.
     collect: bool,
-    /// Cells in the last row: the next row reserves as many.
-    width: usize,
+}
+
+#[derive(Clone, Copy)]
+struct RowStart {
+    line: u32,
+    start: usize,
 }
 
 impl<'a> Open<'a> {
@@ -167,11 +205,11 @@ impl<'a> Open<'a> {
     /// without a call; the rest go through [`CellText::finish`].
     #[inline(always)]
     fn close_cell(&mut self) {
-        if let (true, Some(open), Some(row)) = (self.collect, self.cell.as_ref(), self.row.as_mut())
+        if let (true, Some(open), true) = (self.collect, self.cell.as_ref(), self.row.is_some())
             && open.text.joined.is_none()
             && all_visible_ascii(open.text.first.as_bytes())
         {
-            row.cells.push(Cell {
+            self.table.cells.push(Cell {
                 text: Cow::Borrowed(open.text.first),
                 header: open.header,
                 colspan: open.colspan,
@@ -194,47 +232,52 @@ impl<'a> Open<'a> {
                 header: open.header,
                 colspan: open.colspan,
             };
-            match self.row.as_mut() {
-                Some(row) => row.cells.push(cell),
-                None => self.table.rows.push(Row {
+            let start = self.table.cells.len();
+            self.table.cells.push(cell);
+            // A cell outside any row is a row of its own.
+            if self.row.is_none() {
+                self.table.spans.push(RowSpan {
                     line: self.table.line,
-                    cells: vec![cell],
-                }),
+                    start,
+                    end: start + 1,
+                });
             }
         }
     }
 
     fn close_row(&mut self) {
         self.close_cell();
-        if let Some(row) = self.row.take()
-            && !row.cells.is_empty()
-        {
-            self.width = row.cells.len();
-            self.table.rows.push(row);
+        if let Some(row) = self.row.take() {
+            let end = self.table.cells.len();
+            if end > row.start {
+                self.table.spans.push(RowSpan {
+                    line: row.line,
+                    start: row.start,
+                    end,
+                });
+            }
         }
     }
 
-    /// A new row on `line`, its cells in a buffer of an earlier table's
-    /// row when `spare` has one. Buffers hold at least [`ROW_CELLS`], so
-    /// that one reused for a wider table seldom grows.
-    fn new_row(&self, line: u32, spare: &mut Vec<Vec<Cell<'a>>>) -> Row<'a> {
-        let mut cells = spare.pop().unwrap_or_default();
-        cells.reserve(self.width.max(ROW_CELLS));
-        Row { line, cells }
+    /// A new row on `line`: its cells go after those of the rows before.
+    fn new_row(&self, line: u32) -> RowStart {
+        RowStart {
+            line,
+            start: self.table.cells.len(),
+        }
+    }
+
+    /// Cells in the open row, if one is open.
+    fn row_len(&self) -> Option<usize> {
+        self.row.map(|r| self.table.cells.len() - r.start)
     }
 }
-
-/// Cells a row's buffer holds at least: as many as all but a few AWR
-/// tables have (callgrind, one pass over the corpus's AWR HTML: with
-/// buffers sized to the last row, 15,700 of them grew).
-const ROW_CELLS: usize = 16;
 
 /// The innermost open table when it keeps its cells' text, with what
 /// [`Tokenizer::read_cells`] needs to build its rows.
 struct Kept<'s, 'a> {
     open: &'s mut Open<'a>,
     lines: &'s mut Lines<'a>,
-    spare: &'s mut Vec<Vec<Cell<'a>>>,
 }
 
 /// The 1-based line of byte offsets of a text, counted from the last
@@ -340,9 +383,9 @@ struct Scanner<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> {
     h1: String,
     sink: F,
     /// Buffers of the rows and cells of tables already handed over,
-    /// emptied, for the next tables' rows: a report's thousands of rows
-    /// reuse a few hundred allocations.
-    spare_rows: Vec<Vec<Row<'a>>>,
+    /// emptied, for the next tables: a report's thousands of rows reuse
+    /// the buffers of the few tables open at once.
+    spare_rows: Vec<Vec<RowSpan>>,
     spare_cells: Vec<Vec<Cell<'a>>>,
 }
 
@@ -383,19 +426,21 @@ impl<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
         Some(Kept {
             open,
             lines: &mut self.lines,
-            spare: &mut self.spare_cells,
         })
     }
 
     /// Hands `table` to the sink, then keeps its buffers for the next ones.
-    fn emit(&mut self, mut table: Table<'a>) {
+    fn emit(&mut self, table: Table<'a>) {
         (self.sink)(&table);
-        for row in table.rows.drain(..) {
-            let mut cells = row.cells;
-            cells.clear();
-            self.spare_cells.push(cells);
-        }
-        self.spare_rows.push(table.rows);
+        let Table {
+            mut cells,
+            mut spans,
+            ..
+        } = table;
+        cells.clear();
+        spans.clear();
+        self.spare_cells.push(cells);
+        self.spare_rows.push(spans);
     }
 
     fn push_text(&mut self, s: &'a str) {
@@ -526,7 +571,8 @@ impl<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                         collapse(&summary)
                     },
                     line,
-                    rows: self.spare_rows.pop().unwrap_or_default(),
+                    cells: self.spare_cells.pop().unwrap_or_default(),
+                    spans: self.spare_rows.pop().unwrap_or_default(),
                     complete: false,
                     kept: collect,
                 };
@@ -538,7 +584,6 @@ impl<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                         row: None,
                         cell: None,
                         collect,
-                        width: 0,
                     });
                 }
             }
@@ -546,7 +591,7 @@ impl<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                 if let Some(open) = self.open.last_mut() {
                     open.close_row();
                     if !empty && open.collect {
-                        open.row = Some(open.new_row(self.lines.at(pos), &mut self.spare_cells));
+                        open.row = Some(open.new_row(self.lines.at(pos)));
                     }
                 }
             }
@@ -554,7 +599,7 @@ impl<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                 if let Some(open) = self.open.last_mut() {
                     open.close_cell();
                     if open.row.is_none() && open.collect {
-                        open.row = Some(open.new_row(self.lines.at(pos), &mut self.spare_cells));
+                        open.row = Some(open.new_row(self.lines.at(pos)));
                     }
                     let colspan = if open.collect { colspan } else { 1 };
                     open.cell = Some(OpenCell {
@@ -1624,7 +1669,7 @@ mod tokens {
         /// at anything else (an entity, another tag, a comment, markup
         /// that cannot be read, the end of the input) for `next` to read.
         pub fn read_cells(&mut self, kept: Kept<'_, 'a>) {
-            let Kept { open, lines, spare } = kept;
+            let Kept { open, lines } = kept;
             let bytes = self.bytes();
             let text = self.text;
             // Position and state kept in locals until the loop ends.
@@ -1666,14 +1711,13 @@ mod tokens {
                         }
                         // The cell's text ends at a `<`: markup read before
                         // is replayed, else read tag by tag and remembered.
-                        if let Some(col) = open.row.as_ref().map(|r| r.cells.len()) {
+                        if let Some(col) = open.row_len() {
                             let at = rest.get(i..).unwrap_or_default();
                             if let Some(c) = self.chunks.find(bytes, col, at) {
                                 open.close_cell();
                                 if let Some(off) = c.row_at {
                                     open.close_row();
-                                    open.row =
-                                        Some(open.new_row(lines.at(pos + off as usize), spare));
+                                    open.row = Some(open.new_row(lines.at(pos + off as usize)));
                                 }
                                 open.cell = Some(OpenCell {
                                     text: super::CellText::default(),
@@ -1708,7 +1752,7 @@ mod tokens {
                             open.close_cell();
                         }
                         if open.row.is_none() {
-                            open.row = Some(open.new_row(lines.at(pos), spare));
+                            open.row = Some(open.new_row(lines.at(pos)));
                             if let Some(r) = reading.as_mut() {
                                 r.row_at = Some(pos);
                             }
@@ -1730,7 +1774,7 @@ mod tokens {
                     (Tag::Tr, false) => {
                         open.close_row();
                         if !info.empty {
-                            open.row = Some(open.new_row(lines.at(pos), spare));
+                            open.row = Some(open.new_row(lines.at(pos)));
                             if let Some(r) = reading.as_mut() {
                                 r.row_at = Some(pos);
                             }
@@ -2190,8 +2234,7 @@ mod tests {
             |_| keep,
             |t| {
                 let rows = t
-                    .rows
-                    .iter()
+                    .rows()
                     .map(|r| {
                         let cells = r.cells.iter();
                         let cells = cells.map(|c| (c.text.to_string(), c.header, c.colspan));
@@ -2265,8 +2308,7 @@ mod tests {
         assert_eq!(t.len(), 1);
         assert_eq!(t[0].title, "Load Profile");
         let rows: Vec<Vec<&str>> = t[0]
-            .rows
-            .iter()
+            .rows()
             .map(|r| r.cells.iter().map(|c| c.text.as_ref()).collect())
             .collect();
         assert_eq!(rows, [vec!["a", "b"], vec!["c"]]);
@@ -2278,8 +2320,8 @@ mod tests {
         let t = tables(html);
         assert_eq!(t[0].title, "Top Events");
         assert_eq!(t[0].summary, "s & t");
-        assert_eq!(t[0].rows[1].line, 5);
-        assert_eq!(t[0].rows[1].cells[0].text, "x y");
+        assert_eq!(t[0].row(1).unwrap().line, 5);
+        assert_eq!(t[0].row(1).unwrap().cells[0].text, "x y");
     }
 
     #[test]
@@ -2340,7 +2382,7 @@ mod tests {
                 .replace("&#66;", "B")
                 .replace("&#9;", "\t");
             let want = collapse(&naive);
-            let row = t.first().and_then(|t| t.rows.first()).map(|r| &r.cells);
+            let row = t.first().and_then(|t| t.row(0)).map(|r| r.cells);
             let got: Vec<&str> = row.into_iter().flatten().map(|c| c.text.as_ref()).collect();
             assert_eq!(got, [want.as_str(), want.as_str(), "z"], "cell {c:?}");
         }
@@ -2376,12 +2418,12 @@ mod tests {
         scan(html, |t| t != "Skip me", |t| out.push(t.clone()));
         let summary: Vec<(&str, usize)> = out
             .iter()
-            .map(|t| (t.title.as_str(), t.rows.len()))
+            .map(|t| (t.title.as_str(), t.rows().len()))
             .collect();
         assert_eq!(summary, [("Skip me", 0), ("Skip me", 0), ("Keep", 1)]);
         let kept: Vec<bool> = out.iter().map(|t| t.kept).collect();
         assert_eq!(kept, [false, false, true]);
-        assert_eq!(out[2].rows[0].cells[0].text, "x <y>&bogus;");
+        assert_eq!(out[2].row(0).unwrap().cells[0].text, "x <y>&bogus;");
     }
 
     #[test]
@@ -2391,7 +2433,13 @@ mod tests {
         let t = tables(html);
         assert_eq!(t.len(), 1);
         assert_eq!(t[0].summary, "a > b");
-        let cells: Vec<&str> = t[0].rows[0].cells.iter().map(|c| c.text.as_ref()).collect();
+        let cells: Vec<&str> = t[0]
+            .row(0)
+            .unwrap()
+            .cells
+            .iter()
+            .map(|c| c.text.as_ref())
+            .collect();
         assert_eq!(cells, ["<td>", "2"]);
     }
 
@@ -2412,7 +2460,7 @@ mod tests {
             s.notes
         );
         assert!(!out[0].complete);
-        assert_eq!(out[0].rows[0].cells.len(), 1);
+        assert_eq!(out[0].row(0).unwrap().cells.len(), 1);
     }
 
     #[test]
@@ -2427,7 +2475,7 @@ mod tests {
             scan(&html, |t| keep || t == "U", |t| out.push(t.clone()));
             let cells: Vec<usize> = out
                 .iter()
-                .map(|t| t.rows.iter().map(|r| r.cells.len()).sum())
+                .map(|t| t.rows().map(|r| r.cells.len()).sum())
                 .collect();
             assert_eq!(cells, if keep { [2, 1] } else { [0, 1] });
         }
@@ -2443,7 +2491,7 @@ mod tests {
         );
         let got: Vec<(&str, usize, bool)> = out
             .iter()
-            .map(|t| (t.title.as_str(), t.rows.len(), t.complete))
+            .map(|t| (t.title.as_str(), t.rows().len(), t.complete))
             .collect();
         assert_eq!(got, [("Skip", 0, true), ("Keep", 1, true)]);
     }
@@ -2553,6 +2601,6 @@ mod tests {
     #[test]
     fn colspan_is_read_from_unquoted_attributes() {
         let t = tables("<table><tr><TH colSpan=3>P</TH></tr></table>");
-        assert_eq!(t[0].rows[0].cells[0].colspan, 3);
+        assert_eq!(t[0].row(0).unwrap().cells[0].colspan, 3);
     }
 }

@@ -11,7 +11,7 @@ use awrflash_model::{
     TimeModelRow, TopEvent, WaitClassRow, WaitEvent,
 };
 
-use super::view::{Ctx, View, count, key, shared, string, text};
+use super::view::{Ctx, View, contains_name, count, key, shared, string, text};
 use crate::num::Suffix;
 
 pub fn load_profile(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<LoadProfileRow>) {
@@ -37,8 +37,8 @@ pub fn load_profile(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<LoadProfileRow>) 
 
 /// Unit of a bare average-wait cell, from the column header.
 fn bare_ms(v: &View<'_>, i: Option<usize>) -> f64 {
-    let name = i.and_then(|i| v.cols.get(i)).map_or("", String::as_str);
-    if name.contains("(s)") || name.contains("(sec)") {
+    let name = i.and_then(|i| v.cols.get(i)).copied().unwrap_or("");
+    if contains_name(name, "(s)") || contains_name(name, "(sec)") {
         1000.0
     } else {
         1.0
@@ -138,7 +138,8 @@ const MINUTE_MS: f64 = 64.0 * 1024.0;
 const HOUR_MS: f64 = 32.0 * 64.0 * 1024.0;
 
 pub fn bucket_bound(label: &str) -> Option<f64> {
-    let l = label.trim().replace(' ', "");
+    let mut l = label.trim().replace(' ', "");
+    l.make_ascii_lowercase();
     if l.starts_with('>') {
         return Some(f64::MAX);
     }
@@ -244,7 +245,7 @@ pub fn os_stats(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<OsStat>) {
 }
 
 pub fn host_cpu(v: &View<'_>, ctx: &mut Ctx) -> Option<HostCpu> {
-    let row = v.data.first().copied()?;
+    let row = v.data.first()?;
     Some(HostCpu {
         cpus: count(ctx.num(v, row, v.col(&["cpus"]))),
         cores: count(ctx.num(v, row, v.col(&["cores"]))),
@@ -260,7 +261,7 @@ pub fn host_cpu(v: &View<'_>, ctx: &mut Ctx) -> Option<HostCpu> {
 }
 
 pub fn instance_cpu(v: &View<'_>, ctx: &mut Ctx) -> Option<InstanceCpu> {
-    let row = v.data.first().copied()?;
+    let row = v.data.first()?;
     Some(InstanceCpu {
         pct_total_cpu: ctx.num(v, row, v.col(&["%total cpu"])),
         pct_busy_cpu: ctx.num(v, row, v.col(&["%busy cpu"])),
@@ -440,7 +441,7 @@ pub fn buffer_pool_advisory(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<BufferPoo
     let pct = v.col(&["est %dbtime for rds", "est %db time for rds"]);
     let thousands = |i: Option<usize>| {
         i.and_then(|i| v.cols.get(i))
-            .is_some_and(|c| c.contains("thousands"))
+            .is_some_and(|c| contains_name(c, "thousands"))
     };
     let (kb, kr) = (thousands(buffers), thousands(reads));
     for row in &v.data {

@@ -8,11 +8,14 @@ use crate::num::{Num, Suffix, parse_num};
 /// A table split into header names and data rows.
 pub struct View<'a> {
     pub table: &'a Table<'a>,
-    /// Leaf column names, lowercased, one per column (colspans expanded).
-    pub cols: Vec<String>,
-    /// Parent header (row above the leaf row), lowercased, per column.
-    pub parents: Vec<String>,
-    pub data: Vec<&'a Row<'a>>,
+    /// Leaf column names as printed, one per column (colspans expanded),
+    /// borrowed from the header cells: a table's columns cost one
+    /// allocation, not one each. Compare them with [`View::col`] and
+    /// [`same_name`], which ignore ASCII case.
+    pub cols: Vec<&'a str>,
+    /// Parent header (row above the leaf row) as printed, per column.
+    pub parents: Vec<&'a str>,
+    pub data: Vec<Row<'a>>,
     /// Section name used in `src` and warnings, built once per table and
     /// shared by its rows.
     pub section: SharedStr,
@@ -23,25 +26,49 @@ fn is_header_row(row: &Row) -> bool {
     row.cells.iter().all(|c| c.header || c.text.is_empty()) && row.cells.iter().any(|c| c.header)
 }
 
-fn expand(row: &Row) -> Vec<String> {
+fn expand<'a>(row: Row<'a>) -> Vec<&'a str> {
     let mut out = Vec::with_capacity(row.cells.len());
-    for c in &row.cells {
-        let name = c.text.to_ascii_lowercase();
-        for _ in 1..c.colspan.max(1) {
-            out.push(name.clone());
+    for c in row.cells {
+        let name: &'a str = c.text.as_ref();
+        for _ in 0..c.colspan.max(1) {
+            out.push(name);
         }
-        out.push(name);
     }
     out
+}
+
+/// Whether a printed column name is `name`, a lowercase name (AWR prints
+/// `Event`, `Total Wait Time (s)`; the mappers ask for `event`).
+pub fn same_name(printed: &str, name: &str) -> bool {
+    printed.eq_ignore_ascii_case(name)
+}
+
+/// Whether a printed column name starts with `part`, a lowercase text.
+fn starts_with_name(printed: &str, part: &str) -> bool {
+    printed
+        .as_bytes()
+        .get(..part.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(part.as_bytes()))
+}
+
+/// Whether a printed column name contains `part`, a lowercase text.
+pub fn contains_name(printed: &str, part: &str) -> bool {
+    let part = part.as_bytes();
+    part.is_empty()
+        || printed
+            .as_bytes()
+            .windows(part.len())
+            .any(|w| w.eq_ignore_ascii_case(part))
 }
 
 impl<'a> View<'a> {
     pub fn new(table: &'a Table<'a>, section: &str) -> Self {
         // The last two header rows: leaf names and their parents.
-        let (mut leaf, mut parent): (Option<&Row>, Option<&Row>) = (None, None);
-        let mut data = Vec::with_capacity(table.rows.len());
-        for r in &table.rows {
-            if is_header_row(r) {
+        let (mut leaf, mut parent): (Option<Row>, Option<Row>) = (None, None);
+        let rows = table.rows();
+        let mut data = Vec::with_capacity(rows.len());
+        for r in rows {
+            if is_header_row(&r) {
                 parent = leaf.replace(r);
             } else {
                 data.push(r);
@@ -54,29 +81,34 @@ impl<'a> View<'a> {
             cols,
             parents,
             data,
-            section: SharedStr::new(section),
+            section: SharedStr::shared(section),
         }
     }
 
-    /// First column whose name equals one of `names` (case-insensitive), else
-    /// the first whose name starts with one of them.
+    /// First column whose name equals one of `names` (lowercase; ASCII case
+    /// ignored), else the first whose name starts with one of them.
     pub fn col(&self, names: &[&str]) -> Option<usize> {
         for n in names {
-            if let Some(i) = self.cols.iter().position(|c| c == n) {
+            if let Some(i) = self.cols.iter().position(|c| same_name(c, n)) {
                 return Some(i);
             }
         }
         for n in names {
-            if let Some(i) = self.cols.iter().position(|c| c.starts_with(n)) {
+            if let Some(i) = self.cols.iter().position(|c| starts_with_name(c, n)) {
                 return Some(i);
             }
         }
         None
     }
 
-    /// First column whose name contains `part`.
+    /// First column whose name contains `part` (lowercase; case ignored).
     pub fn col_containing(&self, part: &str) -> Option<usize> {
-        self.cols.iter().position(|c| c.contains(part))
+        self.cols.iter().position(|c| contains_name(c, part))
+    }
+
+    /// The column names, lowercased, joined for a warning.
+    pub fn col_list(&self) -> String {
+        self.cols.join(" | ").to_ascii_lowercase()
     }
 
     pub fn has_col(&self, name: &str) -> bool {
