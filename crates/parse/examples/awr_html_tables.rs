@@ -46,7 +46,7 @@ fn main() {
                             .join(" | ")
                     })
                     .unwrap_or_default();
-                let summ: String = t.summary.chars().take(60).collect();
+                let summ: String = t.summary().chars().take(60).collect();
                 let first: String = first.chars().take(160).collect();
                 println!(
                     "{:>6} [{}] <{}> ({}) rows={}{}\n       H: {}\n       R: {}",
