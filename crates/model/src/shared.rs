@@ -217,9 +217,11 @@ impl Serialize for SharedStr {
 }
 
 /// Slots of the per-thread cache of [`SharedStr::shared`]: room for the
-/// distinct event, wait class and section names of a report (a few hundred)
-/// with few collisions. A collision only costs an allocation.
-const CACHE_SLOTS: usize = 1024;
+/// distinct statistic, event, wait class and section names of a report
+/// (about 700 in a 19c AWR report) with few collisions. A collision only
+/// costs an allocation: with 1,024 slots, one pass over the corpus's AWR
+/// HTML reports allocated 7,719 names, with 4,096 (64 KiB a thread) 4,301.
+const CACHE_SLOTS: usize = 4096;
 
 thread_local! {
     /// The names [`SharedStr::shared`] gave, by [`slot_of`] their text.
