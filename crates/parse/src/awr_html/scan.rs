@@ -51,7 +51,7 @@ struct RowSpan {
 pub struct Table<'a> {
     /// The closest text before the table: a `<p />Load Profile<p />` label,
     /// an `<h3>` heading, or bare text (`Host CPU`).
-    pub title: String,
+    pub title: Rc<str>,
     /// The latest `<h2>`/`<h3>`/`<h4>` heading before the table, one
     /// string for every table under it.
     pub heading: Rc<str>,
@@ -381,8 +381,11 @@ struct Scanner<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> {
     /// Text of the current block outside tables.
     block: String,
     /// Last non-empty block text or heading outside tables, collapsed
-    /// unless `last_pending`.
-    last_text: String,
+    /// unless `last_pending`: the title of the tables after it, one string
+    /// for all of them.
+    last_text: Rc<str>,
+    /// Buffer of the text being collapsed (titles, headings).
+    collapsing: String,
     /// Last non-empty block text, not collapsed yet.
     last_block: String,
     /// `last_block` is newer than `last_text`.
@@ -535,12 +538,13 @@ impl<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
     }
 
     /// The last non-empty block text or heading outside tables, collapsed.
-    fn last_text(&mut self) -> &str {
+    fn last_text(&mut self) -> Rc<str> {
         if self.last_pending {
-            self.last_text = collapse(&self.last_block);
+            collapse_into(&mut self.collapsing, &self.last_block);
+            self.last_text = Rc::from(self.collapsing.as_str());
             self.last_pending = false;
         }
-        &self.last_text
+        Rc::clone(&self.last_text)
     }
 
     fn close_all_tables(&mut self) {
@@ -573,8 +577,8 @@ impl<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                 }
                 let line = self.lines.at(pos);
                 let title = match self.open.last() {
-                    Some(parent) => parent.table.title.clone(),
-                    None => self.last_text().to_string(),
+                    Some(parent) => Rc::clone(&parent.table.title),
+                    None => self.last_text(),
                 };
                 let collect = (self.keep)(&title);
                 let table = Table {
@@ -680,12 +684,14 @@ impl<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
             }
             Tag::Heading if self.in_heading => {
                 self.in_heading = false;
-                let t = collapse(&self.heading_text);
+                collapse_into(&mut self.collapsing, &self.heading_text);
+                let t = self.collapsing.as_str();
                 if self.h1.is_empty() && name.eq_ignore_ascii_case(b"h1") {
-                    self.h1 = t.clone();
+                    self.h1 = t.to_string();
                 }
                 if !t.is_empty() {
-                    self.heading = Rc::from(t.as_str());
+                    let t: Rc<str> = Rc::from(t);
+                    self.heading = Rc::clone(&t);
                     self.last_text = t;
                     self.last_pending = false;
                 }
@@ -739,7 +745,8 @@ fn scan_with<'a>(
         keep,
         open: Vec::new(),
         block: String::new(),
-        last_text: String::new(),
+        last_text: Rc::default(),
+        collapsing: String::new(),
         last_block: String::new(),
         last_pending: false,
         heading: Rc::default(),
@@ -1039,6 +1046,31 @@ fn all_visible_ascii(b: &[u8]) -> bool {
 /// Trims and collapses runs of whitespace (incl. no-break space) to one space.
 pub fn collapse(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    collapse_into(&mut out, s);
+    out
+}
+
+/// [`collapse`] into `out`, replacing what it held (a buffer reused from
+/// title to title).
+fn collapse_into(out: &mut String, s: &str) {
+    out.clear();
+    if s.is_ascii() {
+        // Titles and headings: words found a byte at a time. The ASCII
+        // characters `char::is_whitespace` takes are tab to carriage
+        // return and the space.
+        let blank = |b: &u8| matches!(b, b'\t'..=b'\r' | b' ');
+        let mut rest = s;
+        while let Some(start) = rest.bytes().position(|b| !blank(&b)) {
+            let word = rest.get(start..).unwrap_or_default();
+            let len = word.bytes().position(|b| blank(&b)).unwrap_or(word.len());
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word.get(..len).unwrap_or_default());
+            rest = word.get(len..).unwrap_or_default();
+        }
+        return;
+    }
     for w in s.split(|c: char| c.is_whitespace() || c == '\u{a0}') {
         if w.is_empty() {
             continue;
@@ -1048,7 +1080,6 @@ pub fn collapse(s: &str) -> String {
         }
         out.push_str(w);
     }
-    out
 }
 
 /// The lenient HTML tokenizer under [`scan`]: the rules of quick-xml 0.42
@@ -2317,7 +2348,7 @@ mod tests {
     fn unclosed_cells_and_rows_are_closed_like_a_browser_does() {
         let t = tables("<p>Load Profile<p><TABLE><TR><TD>a<TD>b<TR><TD>c</TABLE>");
         assert_eq!(t.len(), 1);
-        assert_eq!(t[0].title, "Load Profile");
+        assert_eq!(&*t[0].title, "Load Profile");
         let rows: Vec<Vec<&str>> = t[0]
             .rows()
             .map(|r| r.cells.iter().map(|c| c.text.as_ref()).collect())
@@ -2329,7 +2360,7 @@ mod tests {
     fn rows_carry_their_line_and_titles_skip_list_items() {
         let html = "<h3>Top Events</h3>\n<ul><li>note</li></ul>\n<table summary=\"s &amp; t\">\n<tr><th>A</th></tr>\n<tr><td>x&nbsp;&#160; y</td></tr>\n</table>";
         let t = tables(html);
-        assert_eq!(t[0].title, "Top Events");
+        assert_eq!(&*t[0].title, "Top Events");
         assert_eq!(t[0].summary(), "s & t");
         assert_eq!(t[0].row(1).unwrap().line, 5);
         assert_eq!(t[0].row(1).unwrap().cells[0].text, "x y");
@@ -2340,7 +2371,7 @@ mod tests {
         let t = tables(
             "<p>One<table><tr><td>1</td></tr><h3>Two</h3><table><tr><td>2</td></tr></table>",
         );
-        let titles: Vec<&str> = t.iter().map(|t| t.title.as_str()).collect();
+        let titles: Vec<&str> = t.iter().map(|t| &*t.title).collect();
         assert_eq!(titles, ["One", "Two"]);
         assert!(t.iter().all(|t| t.complete));
     }
@@ -2436,10 +2467,7 @@ mod tests {
 <p>Keep<table><tr><td>x&#32;&lt;y&gt;&bogus;</td></tr></table>";
         let mut out = Vec::new();
         scan(html, |t| t != "Skip me", |t| out.push(t.clone()));
-        let summary: Vec<(&str, usize)> = out
-            .iter()
-            .map(|t| (t.title.as_str(), t.rows().len()))
-            .collect();
+        let summary: Vec<(&str, usize)> = out.iter().map(|t| (&*t.title, t.rows().len())).collect();
         assert_eq!(summary, [("Skip me", 0), ("Skip me", 0), ("Keep", 1)]);
         let kept: Vec<bool> = out.iter().map(|t| t.kept).collect();
         assert_eq!(kept, [false, false, true]);
@@ -2511,7 +2539,7 @@ mod tests {
         );
         let got: Vec<(&str, usize, bool)> = out
             .iter()
-            .map(|t| (t.title.as_str(), t.rows().len(), t.complete))
+            .map(|t| (&*t.title, t.rows().len(), t.complete))
             .collect();
         assert_eq!(got, [("Skip", 0, true), ("Keep", 1, true)]);
     }
@@ -2537,6 +2565,32 @@ mod tests {
         ] {
             assert_eq!(is_blank(s), s.trim().is_empty(), "{s:?}");
         }
+    }
+
+    /// `collapse` reads ASCII text by bytes: it splits where the reading
+    /// by characters splits, for every ASCII byte.
+    #[test]
+    fn collapse_of_ascii_text_splits_where_characters_split() {
+        let by_chars = |s: &str| {
+            s.split(|c: char| c.is_whitespace() || c == '\u{a0}')
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        for b in 0..128u8 {
+            let c = char::from(b);
+            for s in [
+                format!("a{c}b"),
+                format!("{c}{c}ab{c}"),
+                format!("x {c} y{c}{c}z"),
+                c.to_string(),
+            ] {
+                assert_eq!(collapse(&s), by_chars(&s), "{s:?}");
+            }
+        }
+        let mut buf = String::from("left over");
+        collapse_into(&mut buf, "\n Load  Profile\r\n");
+        assert_eq!(buf, "Load Profile");
     }
 
     #[test]
