@@ -336,7 +336,8 @@ mod tests {
         let slots: std::collections::BTreeSet<usize> = (0..1000)
             .map(|i| slot_of(&format!("statistic {i}")))
             .collect();
-        assert!(slots.len() > 550, "{} slots", slots.len());
+        // Uniform slots would take 885 of the 4,096 on average.
+        assert!(slots.len() > 800, "{} slots", slots.len());
         let short: std::collections::BTreeSet<usize> =
             (0..300).map(|i| slot_of(&format!("{i}"))).collect();
         assert!(short.len() > 200, "{} slots", short.len());
