@@ -78,7 +78,7 @@ pub fn collapse(name: &str) -> Cow<'_, str> {
 /// No tab, newline or carriage return and no two ASCII blanks in a row:
 /// nothing for [`collapse`] to change inside the name.
 fn single_blanks(t: &str) -> bool {
-    use crate::words::{HI, LO};
+    use crate::words::{HI, LO, single_spaces};
     let mut blank_before = false;
     let mut words = t.as_bytes().chunks_exact(8);
     for chunk in words.by_ref() {
@@ -96,13 +96,9 @@ fn single_blanks(t: &str) -> bool {
         // end, a form feed) or one of 0x80 or more, which this test may
         // take for one, goes a byte at a time.
         if w.wrapping_sub(LO * 0x20) & !w & HI == 0 {
-            let x = w ^ (LO * u64::from(b' '));
-            // Exact per byte (no borrow): the high bit set on each space.
-            let spaces = !((x & !HI).wrapping_add(!HI) | x) & HI;
-            if spaces & (spaces << 8) != 0 || (blank_before && spaces & 0x80 != 0) {
+            if !single_spaces(w, &mut blank_before) {
                 return false;
             }
-            blank_before = spaces >> 63 != 0;
             continue;
         }
         if !blanks_single(chunk, &mut blank_before) {

@@ -19,6 +19,22 @@ pub fn flags(w: u64, c: u8) -> u64 {
     x.wrapping_sub(LO) & !x & HI
 }
 
+/// Whether the spaces (`0x20`) of the 8-byte word `w` stand alone: no two
+/// in a row, within the word or across from the byte before it (a space
+/// when `space_before`, which is left set when the word's last byte is
+/// one). Exact for any bytes; other blanks are the caller's to rule out.
+#[inline]
+pub fn single_spaces(w: u64, space_before: &mut bool) -> bool {
+    let x = w ^ (LO * u64::from(b' '));
+    // Exact per byte (no borrow): the high bit set on each space.
+    let spaces = !((x & !HI).wrapping_add(!HI) | x) & HI;
+    if spaces & (spaces << 8) != 0 || (*space_before && spaces & 0x80 != 0) {
+        return false;
+    }
+    *space_before = spaces >> 63 != 0;
+    true
+}
+
 /// How many words [`find`] looks at before it hands over to `memchr`:
 /// most spans in AWR HTML (a tag, a cell's text) end within them, and
 /// a call costs more than the words.
@@ -76,6 +92,32 @@ pub fn tag_end(s: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every arrangement of spaces in a word, after a space or not, with
+    /// letters or bytes of `0x80` and more between: as a byte loop reads it.
+    #[test]
+    fn single_spaces_reads_every_word_as_the_byte_loop_does() {
+        for other in [b'a', 0xa0, 0xff] {
+            for mask in 0..256u32 {
+                let word: [u8; 8] =
+                    std::array::from_fn(|i| if mask >> i & 1 == 1 { b' ' } else { other });
+                for before in [false, true] {
+                    let mut prev = before;
+                    let mut want = true;
+                    for &b in &word {
+                        want &= !(prev && b == b' ');
+                        prev = b == b' ';
+                    }
+                    let mut got_before = before;
+                    let got = single_spaces(u64::from_le_bytes(word), &mut got_before);
+                    assert_eq!(got, want, "{word:?} after a space: {before}");
+                    if got {
+                        assert_eq!(got_before, prev, "{word:?}");
+                    }
+                }
+            }
+        }
+    }
 
     /// Spans of every length with the byte looked for at every offset
     /// (or absent), shorter and longer than the words read inline.

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use std::rc::Rc;
 
 use crate::fields::is_white;
-use crate::words::{HI, LO};
+use crate::words::{HI, LO, single_spaces};
 use tokens::{Token, Tokenizer};
 
 /// One table cell, text with entities resolved and whitespace collapsed.
@@ -992,13 +992,9 @@ fn is_collapsed(s: &str) -> bool {
         if w.wrapping_sub(LO * 0x20) & !w & HI != 0 {
             return is_collapsed_bytes(b, false);
         }
-        let x = w ^ (LO * u64::from(b' '));
-        // Exact per byte (no borrow): high bit set where the byte is a space.
-        let spaces = !((x & !HI).wrapping_add(!HI) | x) & HI;
-        if spaces & (spaces << 8) != 0 || (space_before && spaces & 0x80 != 0) {
+        if !single_spaces(w, &mut space_before) {
             return false;
         }
-        space_before = spaces >> 63 != 0;
     }
     is_collapsed_bytes(words.remainder(), space_before)
 }
@@ -1055,14 +1051,12 @@ pub fn collapse(s: &str) -> String {
 fn collapse_into(out: &mut String, s: &str) {
     out.clear();
     if s.is_ascii() {
-        // Titles and headings: words found a byte at a time. The ASCII
-        // characters `char::is_whitespace` takes are tab to carriage
-        // return and the space.
-        let blank = |b: &u8| matches!(b, b'\t'..=b'\r' | b' ');
+        // Titles and headings: words found a byte at a time, split where
+        // `char::is_whitespace` splits (`is_white`).
         let mut rest = s;
-        while let Some(start) = rest.bytes().position(|b| !blank(&b)) {
+        while let Some(start) = rest.bytes().position(|b| !is_white(b)) {
             let word = rest.get(start..).unwrap_or_default();
-            let len = word.bytes().position(|b| blank(&b)).unwrap_or(word.len());
+            let len = word.bytes().position(is_white).unwrap_or(word.len());
             if !out.is_empty() {
                 out.push(' ');
             }
