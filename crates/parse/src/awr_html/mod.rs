@@ -144,77 +144,78 @@ fn ends_with_end_of_report(text: &str) -> bool {
 
 /// Sections no part of the model comes from: their cell text is not kept,
 /// which saves most of the allocations on a large report (SQL text, latch
-/// and Exadata cell tables).
+/// and Exadata cell tables, and others no mapper reads, none of which holds
+/// a header column). In byte order, so that [`wanted`] compares a title
+/// with the prefixes of its first letter only.
 const SKIPPED: [&str; 68] = [
-    "complete list of sql text",
-    "sql ordered by elapsed",
-    "sql ordered by cpu",
-    "sql ordered by user i/o",
-    "sql ordered by gets",
-    "sql ordered by executions",
-    "sql ordered by parse",
-    "sql ordered by sharable",
-    "sql ordered by version",
-    "sql ordered by cluster",
-    "latch ",
-    "child latch",
-    "parent latch",
-    "mutex",
-    "dictionary cache",
-    "library cache",
-    "enqueue activity",
-    "undo segment",
-    "top sql with",
     "activity over time",
-    "top sessions",
-    "top blocking",
-    "top db objects",
-    "top pl/sql",
-    "top event p1",
-    "process memory",
-    "memory dynamic",
-    "sga breakdown",
-    "sga memory",
-    "pga ",
-    "shared pool advisory",
-    "sga target advisory",
-    "streams pool",
-    "java pool",
-    "persistent queue",
-    "buffered queue",
-    "shared servers",
-    "goldengate",
-    "xstream",
-    "replication",
-    "interconnect",
-    "global cache transfer",
-    "exadata",
-    "top databases",
-    // Read by no mapper either (none holds a header column).
-    "operating system statistics - detail",
-    "service wait class stats",
-    "service statistics",
-    "instance recovery stats",
-    "top process types",
-    "buffer wait statistics",
     "buffer pool statistics",
+    "buffer wait statistics",
+    "buffered queue",
+    "checkpoint activity",
+    "child latch",
+    "columnar cache",
+    "complete list of sql text",
+    "dictionary cache",
+    "dynamic remastering",
+    "enqueue activity",
+    "exadata",
     "flash cache ",
     "flash log",
-    "smart io",
-    "redo write histogram",
-    "instance efficiency",
-    "top addm findings",
-    "top io reasons",
     "global cache times",
-    "columnar cache",
+    "global cache transfer",
+    "goldengate",
     "init.ora multi-valued",
-    "modified multi-valued",
+    "instance efficiency",
+    "instance recovery stats",
+    "interconnect",
+    "java pool",
+    "latch ",
+    "library cache",
+    "memory dynamic",
     "memory statistics",
-    "resource limit",
-    "shared pool statistics",
-    "checkpoint activity",
-    "dynamic remastering",
+    "modified multi-valued",
     "mttr advisory",
+    "mutex",
+    "operating system statistics - detail",
+    "parent latch",
+    "persistent queue",
+    "pga ",
+    "process memory",
+    "redo write histogram",
+    "replication",
+    "resource limit",
+    "service statistics",
+    "service wait class stats",
+    "sga breakdown",
+    "sga memory",
+    "sga target advisory",
+    "shared pool advisory",
+    "shared pool statistics",
+    "shared servers",
+    "smart io",
+    "sql ordered by cluster",
+    "sql ordered by cpu",
+    "sql ordered by elapsed",
+    "sql ordered by executions",
+    "sql ordered by gets",
+    "sql ordered by parse",
+    "sql ordered by sharable",
+    "sql ordered by user i/o",
+    "sql ordered by version",
+    "streams pool",
+    "top addm findings",
+    "top blocking",
+    "top databases",
+    "top db objects",
+    "top event p1",
+    "top io reasons",
+    "top pl/sql",
+    "top process types",
+    "top sessions",
+    "top sql with",
+    "undo segment",
+    "xstream",
 ];
 
 /// Whether the cell text of a table with this title is kept (its title
@@ -222,14 +223,22 @@ const SKIPPED: [&str; 68] = [
 /// bench's stage figures scan with it, without the mappers.
 pub fn wanted(title: &str) -> bool {
     let t = title.trim_start();
-    // Every table's title goes through here: the first letter rules out
-    // most of the list before a comparison.
-    let first = t.as_bytes().first().map(u8::to_ascii_lowercase);
-    !SKIPPED.iter().any(|p| {
-        p.as_bytes().first().copied() == first
-            && t.get(..p.len())
+    // Every table's title goes through here: the prefixes of other first
+    // letters are passed over by a binary search.
+    let Some(first) = t.as_bytes().first().map(u8::to_ascii_lowercase) else {
+        return true;
+    };
+    let first_of = |p: &&str| p.as_bytes().first().copied().unwrap_or(0);
+    let from = SKIPPED.partition_point(|p| first_of(p) < first);
+    !SKIPPED
+        .get(from..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|p| first_of(p) == first)
+        .any(|p| {
+            t.get(..p.len())
                 .is_some_and(|head| head.eq_ignore_ascii_case(p))
-    })
+        })
 }
 
 /// The first table tells the report kind: a RAC global report starts with
@@ -393,6 +402,8 @@ mod tests {
     /// prefix's first byte before the whole prefix.
     #[test]
     fn skipped_prefixes_are_lowercase_and_the_case_of_a_title_does_not_matter() {
+        // `wanted` searches them by first byte.
+        assert!(SKIPPED.is_sorted(), "{SKIPPED:?}");
         for p in SKIPPED {
             assert_eq!(p, p.to_ascii_lowercase(), "{p}");
             assert!(!p.is_empty());
@@ -401,6 +412,34 @@ mod tests {
         }
         assert!(wanted("Load Profile"));
         assert!(wanted(""));
+    }
+
+    /// `wanted`'s search by first byte reads as a comparison with every
+    /// prefix: over every prefix cut at every length, in both cases, with
+    /// and without more after it and blanks before it.
+    #[test]
+    fn wanted_reads_as_a_comparison_with_every_prefix() {
+        let naive = |title: &str| {
+            let t = title.trim_start();
+            !SKIPPED.iter().any(|p| {
+                t.get(..p.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(p))
+            })
+        };
+        let mut titles = vec![String::new(), " ".into(), "\u{a0}sga".into(), "~".into()];
+        for p in SKIPPED {
+            for cut in 0..=p.len() {
+                let head = p.get(..cut).unwrap_or_default();
+                for h in [head.to_string(), head.to_ascii_uppercase()] {
+                    titles.push(h.clone());
+                    titles.push(format!("  {h} x"));
+                    titles.push(format!("{h}zz"));
+                }
+            }
+        }
+        for t in &titles {
+            assert_eq!(wanted(t), naive(t), "{t:?}");
+        }
     }
 
     /// No skipped prefix may start a title a mapper reads: the registry's
