@@ -398,11 +398,10 @@ mod tests {
     use super::*;
     use crate::registry::{SECTIONS, Title};
 
-    /// `wanted` compares a title's first letter, lowercased, with each
-    /// prefix's first byte before the whole prefix.
+    /// `wanted` finds the prefixes by a binary search on a title's first
+    /// letter, lowercased: they must be lowercase and in byte order.
     #[test]
     fn skipped_prefixes_are_lowercase_and_the_case_of_a_title_does_not_matter() {
-        // `wanted` searches them by first byte.
         assert!(SKIPPED.is_sorted(), "{SKIPPED:?}");
         for p in SKIPPED {
             assert_eq!(p, p.to_ascii_lowercase(), "{p}");
