@@ -133,7 +133,8 @@ fn rewrite_histogram_fast(r: &mut DbReport, name: &str) {
                     le_ms: 2.0,
                     pct: 0.0,
                 },
-            ];
+            ]
+            .into();
         }
     }
 }

@@ -64,7 +64,7 @@ impl Distribution {
             event: SharedStr::shared(&self.event),
             total_waits: self.total_waits,
             range_waits: None,
-            buckets: self.buckets.clone(),
+            buckets: self.buckets.as_slice().into(),
             src: self.rows.first().cloned().unwrap_or_default(),
         }
     }

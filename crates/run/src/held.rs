@@ -212,7 +212,8 @@ mod tests {
                 buckets: vec![HistogramBucket {
                     le_ms: f64::MAX,
                     pct: 1e-300,
-                }],
+                }]
+                .into(),
                 ..Default::default()
             }],
             warnings: vec![

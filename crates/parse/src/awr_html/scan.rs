@@ -81,7 +81,7 @@ impl Table<'_> {
             .map(unescape)
             .unwrap_or_default();
         if is_collapsed(&summary) {
-            summary
+            summary.into_owned()
         } else {
             collapse(&summary)
         }
@@ -925,9 +925,11 @@ fn resolve_entity(name: &str) -> Option<char> {
     })
 }
 
-fn unescape(s: &str) -> String {
+/// An attribute value with its character references resolved; borrowed
+/// when it has none (a `colspan="2"`).
+fn unescape(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.contains('&') {
-        return s.to_string();
+        return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
@@ -954,7 +956,7 @@ fn unescape(s: &str) -> String {
         }
     }
     out.push_str(rest);
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// Whether `s` is whitespace only (`str::trim` would leave nothing),

@@ -6,9 +6,9 @@
 //! 19c prints wait averages with units (`1.13ms`, `487.39us`).
 
 use awrflash_model::{
-    ActivityStat, BufferPoolAdvisoryRow, FileIoRow, HistogramBucket, HistogramRow, HostCpu,
-    InstanceCpu, IoProfileRow, IoStatRow, LoadProfileRow, OsStat, Parameter, SegmentRow, SqlRow,
-    TimeModelRow, TopEvent, WaitClassRow, WaitEvent,
+    ActivityStat, Buckets, BufferPoolAdvisoryRow, FileIoRow, HistogramBucket, HistogramRow,
+    HostCpu, InstanceCpu, IoProfileRow, IoStatRow, LoadProfileRow, OsStat, Parameter, SegmentRow,
+    SqlRow, TimeModelRow, TopEvent, WaitClassRow, WaitEvent,
 };
 
 use super::view::{Ctx, View, contains_name, count, key, shared, string, text};
@@ -138,6 +138,10 @@ const MINUTE_MS: f64 = 64.0 * 1024.0;
 const HOUR_MS: f64 = 32.0 * 64.0 * 1024.0;
 
 pub fn bucket_bound(label: &str) -> Option<f64> {
+    // Most columns (`Event`, `Total Waits`) are no bucket: no copy for them.
+    if !matches!(label.trim_start().as_bytes().first(), Some(b'<' | b'>')) {
+        return None;
+    }
     let mut l = label.trim().replace(' ', "");
     l.make_ascii_lowercase();
     if l.starts_with('>') {
@@ -185,7 +189,7 @@ pub fn histogram(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<HistogramRow>) {
         let Some(event) = shared(row, ev) else {
             continue;
         };
-        let mut bs = Vec::with_capacity(buckets.len());
+        let mut bs = Buckets::new();
         for &(i, le_ms) in &buckets {
             if let Some(pct) = ctx.num(v, row, Some(i)) {
                 bs.push(HistogramBucket { le_ms, pct });

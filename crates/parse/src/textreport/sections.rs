@@ -28,9 +28,10 @@
 use std::collections::BTreeMap;
 
 use awrflash_model::{
-    ActivityStat, BufferPoolAdvisoryRow, CacheSizes, DbReport, FileIoRow, Header, HistogramBucket,
-    HistogramRow, HostCpu, InstanceCpu, IoProfileRow, IoStatRow, LoadProfileRow, OsStat, Parameter,
-    SegmentRow, SharedStr, SourceRef, SqlRow, TimeModelRow, TopEvent, WaitClassRow, WaitEvent,
+    ActivityStat, Buckets, BufferPoolAdvisoryRow, CacheSizes, DbReport, FileIoRow, Header,
+    HistogramBucket, HistogramRow, HostCpu, InstanceCpu, IoProfileRow, IoStatRow, LoadProfileRow,
+    OsStat, Parameter, SegmentRow, SharedStr, SourceRef, SqlRow, TimeModelRow, TopEvent,
+    WaitClassRow, WaitEvent,
 };
 
 use super::{Ctx, Doc, Line, Row, Rule, cells, cells_from, iso_time, label, label_values, tokens};
@@ -435,7 +436,7 @@ fn histograms(doc: &Doc<'_>, ctx: &mut Ctx) -> Vec<HistogramRow> {
             }
             let t = row.section.title;
             let mut last_unit = 1.0;
-            let mut buckets = Vec::new();
+            let mut buckets = Buckets::new();
             for (i, head) in row.rule.names.iter().enumerate().skip(2) {
                 let le = bucket_ms(head, &mut last_unit).unwrap_or(f64::MAX);
                 // A blank cell is "truly 0": left out, as the HTML parser does.
