@@ -288,7 +288,8 @@ pub struct IoStatRow {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct FileIoRow {
-    pub tablespace: String,
+    /// Shared: a tablespace's name repeats for each of its files.
+    pub tablespace: SharedStr,
     pub file: Option<String>,
     pub reads: Option<f64>,
     pub reads_per_s: Option<f64>,
@@ -323,12 +324,14 @@ pub struct BufferPoolAdvisoryRow {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SegmentRow {
-    pub owner: String,
-    pub tablespace: String,
+    /// Shared, as the tablespace and the type: the segment tables of a
+    /// report print a few owners, tablespaces and types over and over.
+    pub owner: SharedStr,
+    pub tablespace: SharedStr,
     pub object: String,
     pub subobject: Option<String>,
     /// `TABLE`, `INDEX`, `TABLE PARTITION`, `LOB`, ...
-    pub object_type: String,
+    pub object_type: SharedStr,
     pub value: Option<f64>,
     pub pct_total: Option<f64>,
     pub container: Option<String>,

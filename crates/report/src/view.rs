@@ -1049,7 +1049,7 @@ pub fn build(a: &Analysis) -> View {
         .tablespaces
         .iter()
         .map(|t| TablespaceView {
-            tablespace: t.tablespace.clone(),
+            tablespace: t.tablespace.to_string(),
             file: t.file.clone().unwrap_or_default(),
             reads: opt_num(t.reads),
             reads_s: opt_num(t.reads_per_s),

@@ -118,11 +118,11 @@ pub fn rank(
                 r.subobject.clone().unwrap_or_default().to_ascii_uppercase(),
             );
             let a = acc.entry(key).or_insert_with(|| Acc {
-                owner: r.owner.clone(),
+                owner: r.owner.to_string(),
                 object: r.object.clone(),
                 subobject: r.subobject.clone().filter(|s| !s.trim().is_empty()),
-                object_type: r.object_type.clone(),
-                tablespace: r.tablespace.clone(),
+                object_type: r.object_type.to_string(),
+                tablespace: r.tablespace.to_string(),
                 src: Some(w.src(&r.src)),
                 ..Acc::default()
             });

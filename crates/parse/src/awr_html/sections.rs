@@ -8,7 +8,7 @@
 use awrflash_model::{
     ActivityStat, Buckets, BufferPoolAdvisoryRow, FileIoRow, HistogramBucket, HistogramRow,
     HostCpu, InstanceCpu, IoProfileRow, IoStatRow, LoadProfileRow, OsStat, Parameter, SegmentRow,
-    SqlRow, TimeModelRow, TopEvent, WaitClassRow, WaitEvent,
+    SharedStr, SqlRow, TimeModelRow, TopEvent, WaitClassRow, WaitEvent,
 };
 
 use super::view::{Ctx, View, contains_name, count, key, shared, string, text};
@@ -395,10 +395,10 @@ pub fn file_io(v: &View<'_>, ctx: &mut Ctx, with_file: bool, out: &mut Vec<FileI
     let wps = v.col(&["writes avg/s", "av wrts/s", "av writes/s"]);
     let bw = v.col(&["buffer waits"]);
     let bwms = v.col(&["av buf wt(ms)", "av buf wt (ms)"]);
-    let mut last_ts = String::new();
+    let mut last_ts = SharedStr::default();
     for row in &v.data {
         // File IO Stats prints the tablespace once for its first file.
-        let tablespace = match string(row, ts) {
+        let tablespace = match shared(row, ts) {
             Some(t) => {
                 last_ts.clone_from(&t);
                 t
@@ -507,11 +507,11 @@ pub fn segments(v: &View<'_>, ctx: &mut Ctx, out: &mut Vec<SegmentRow>) {
             continue;
         };
         out.push(SegmentRow {
-            owner: string(row, owner).unwrap_or_default(),
-            tablespace: string(row, ts).unwrap_or_default(),
+            owner: shared(row, owner).unwrap_or_default(),
+            tablespace: shared(row, ts).unwrap_or_default(),
             object,
             subobject: string(row, sub),
-            object_type: string(row, ty).unwrap_or_default(),
+            object_type: shared(row, ty).unwrap_or_default(),
             value: ctx.num(v, row, value),
             pct_total: ctx.num(v, row, pct),
             container: string(row, container),

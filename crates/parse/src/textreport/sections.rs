@@ -729,7 +729,7 @@ fn file_io(doc: &Doc<'_>, ctx: &mut Ctx, slot: Slot) -> Vec<FileIoRow> {
     };
     let mut out = Vec::new();
     // Name line: tablespace (and file); numbers on the next line.
-    let mut ts = String::new();
+    let mut ts = SharedStr::default();
     let mut file: Option<String> = None;
     let mut have_name = false;
     let mut cols = PerRule::new();
@@ -744,7 +744,7 @@ fn file_io(doc: &Doc<'_>, ctx: &mut Ctx, slot: Slot) -> Vec<FileIoRow> {
             let c = cells(l.text, &name_rule.spans);
             let first = cell(&c, Some(0));
             if !first.is_empty() && l.text.starts_with(|ch: char| !ch.is_whitespace()) {
-                ts = first.to_string();
+                ts = SharedStr::shared(first);
                 file = c.get(1).filter(|f| !f.is_empty()).map(|f| f.to_string());
             } else {
                 // A further file of the same tablespace (name column blank).
@@ -855,7 +855,7 @@ fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
         let key = segment_key(what);
         let mut rows = Vec::new();
         // 12.2+: owner and tablespace on one line, the rest on the next.
-        let mut owner_ts: Option<(String, String)> = None;
+        let mut owner_ts: Option<(SharedStr, SharedStr)> = None;
         let mut cols = PerRule::new();
         for row in doc.rows(s.title) {
             let l = row.line;
@@ -878,8 +878,8 @@ fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
                 let c = cells(l.text, &first.spans);
                 let end = first.spans.last().map_or(0, |sp| sp.end);
                 if l.text.len() <= end + 2 && !starts_numeric(cell(&c, Some(1))) {
-                    let own = cell(&c, first.col(|n| n == "owner")).to_string();
-                    let ts = cell(&c, first.col(|n| n.contains("tablespace"))).to_string();
+                    let own = SharedStr::shared(cell(&c, first.col(|n| n == "owner")));
+                    let ts = SharedStr::shared(cell(&c, first.col(|n| n.contains("tablespace"))));
                     owner_ts = Some((own, ts));
                     continue;
                 }
@@ -895,8 +895,8 @@ fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
                 owner_ts.take().unwrap_or_default()
             } else {
                 (
-                    cell(&c, k.owner).to_string(),
-                    cell(&c, k.tablespace).to_string(),
+                    SharedStr::shared(cell(&c, k.owner)),
+                    SharedStr::shared(cell(&c, k.tablespace)),
                 )
             };
             let sub = cell(&c, k.subobject);
@@ -906,7 +906,7 @@ fn segments(doc: &Doc<'_>, ctx: &mut Ctx) -> BTreeMap<String, Vec<SegmentRow>> {
                 tablespace,
                 object: object.to_string(),
                 subobject: Some(sub).filter(|x| !x.is_empty()).map(str::to_string),
-                object_type: cell(&c, k.object_type).to_string(),
+                object_type: SharedStr::shared(cell(&c, k.object_type)),
                 value: ctx.num(cell(&c, value), t, l.no),
                 pct_total: ctx.num(cell(&c, k.pct), t, l.no),
                 container: Some(container)

@@ -115,7 +115,9 @@ pub fn injected() -> Analysis {
         h.src.section = section.into();
     }
     for t in &mut a.exhibits.tablespaces {
-        p(&mut t.tablespace);
+        let mut tablespace = t.tablespace.to_string();
+        p(&mut tablespace);
+        t.tablespace = tablespace.into();
         t.file = Some(both.clone());
     }
     for e in a

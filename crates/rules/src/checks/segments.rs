@@ -335,7 +335,7 @@ impl Check for HotTablespaces {
             "s",
             "the tablespaces' % of read requests x the projected saving of all read waits (the whole-database option's steps)",
         ));
-        let names_list: Vec<String> = top.iter().map(|r| r.tablespace.clone()).collect();
+        let names_list: Vec<String> = top.iter().map(|r| r.tablespace.to_string()).collect();
         let sql = datafile_moves(w, &names_list);
         h = h
             .projection(whole)
