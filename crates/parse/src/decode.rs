@@ -4,7 +4,10 @@
 //! GBK/GB18030 database is not UTF-8 even though the markup is ASCII. The
 //! whole file is decoded lossily (invalid sequences become U+FFFD) so the
 //! tokenizers never stop early and never drop the rest of a file. UTF-16
-//! files (re-saved by Windows editors) are transcoded by their BOM.
+//! files (re-saved by Windows editors) are transcoded by their BOM. An AWR
+//! HTML report is the exception: its bytes go to the parser undecoded
+//! ([`crate::awr_html::parse_bytes`]), which checks only the text it keeps
+//! and decodes the whole file here only when some of that is not UTF-8.
 
 use std::borrow::Cow;
 
@@ -29,7 +32,7 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
 /// through the same validator instead of the byte-by-byte loop of the
 /// lossy decoder (a GBK report has a few dozen invalid sequences in
 /// megabytes of valid text).
-fn utf8(bytes: &[u8]) -> Cow<'_, str> {
+pub(crate) fn utf8(bytes: &[u8]) -> Cow<'_, str> {
     use simdutf8::compat::from_utf8;
     let first = match from_utf8(bytes) {
         Ok(text) => return Cow::Borrowed(text),

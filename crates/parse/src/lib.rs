@@ -49,6 +49,10 @@ pub fn parse_bytes(path: &str, bytes: &[u8]) -> Result<Document, ParseError> {
 /// (see [`limits`]).
 pub fn parse_bytes_with(path: &str, bytes: &[u8], limits: &Limits) -> Result<Document, ParseError> {
     limits.check_len(path, u64::try_from(bytes.len()).unwrap_or(u64::MAX))?;
+    if let Some(html) = awr_html_bytes(bytes) {
+        let doc = awr_html::parse_bytes(path, html).map(|r| Document::Report(Box::new(r)));
+        return doc.map(|doc| limits::finish(doc, Vec::new(), limits));
+    }
     let text = decode::decode(bytes);
     let sniffed = sniff::sniff(&text);
     let (text, cut) = match sniffed {
@@ -59,6 +63,28 @@ pub fn parse_bytes_with(path: &str, bytes: &[u8], limits: &Limits) -> Result<Doc
         _ => limits::cap_lines(text, limits.max_line_bytes),
     };
     dispatch(path, text, sniffed).map(|doc| limits::finish(doc, cut, limits))
+}
+
+/// The bytes of an AWR HTML report after its UTF-8 byte order mark, when
+/// `bytes` are one: sniffed from the decoded head, as [`sniff::sniff`]
+/// tells an AWR HTML report from its head alone. The rest is left to
+/// [`awr_html::parse_bytes`], which checks as UTF-8 only what it keeps.
+/// `None` for any other input, and for UTF-16 (transcoded whole).
+fn awr_html_bytes(bytes: &[u8]) -> Option<&[u8]> {
+    if let Some(rest) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
+        return is_awr_html(rest).then_some(rest);
+    }
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return None;
+    }
+    is_awr_html(bytes).then_some(bytes)
+}
+
+fn is_awr_html(bytes: &[u8]) -> bool {
+    // The sniffer reads this much of the decoded text: decoding never
+    // shortens, so these bytes decode to at least that much.
+    let head = bytes.get(..bytes.len().min(sniff::HEAD)).unwrap_or(bytes);
+    sniff::sniff(&decode::utf8(head)) == Sniffed::AwrHtml
 }
 
 /// How much of a report a parser reads: all of it, or what its source and

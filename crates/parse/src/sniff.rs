@@ -29,7 +29,7 @@ pub enum Sniffed {
 }
 
 /// How much of the file the sniffer reads.
-const HEAD: usize = 64 * 1024;
+pub(crate) const HEAD: usize = 64 * 1024;
 
 /// `needle` in the lowercased head, by the SIMD substring search (the
 /// head is 64 KiB and most needles are absent, so the whole head is read).

@@ -21,7 +21,50 @@ use view::{Ctx, View, key};
 
 /// Parses one AWR HTML report.
 pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
-    parse_as(path, text, Part::Whole)
+    read_text(path, text, Part::Whole)
+}
+
+/// [`parse`] of the raw bytes of a report, as [`crate::parse_bytes`] reads
+/// one: the bytes are checked as UTF-8 only where the scan keeps their
+/// text, so a report whose SQL text is in the database character set (GBK,
+/// Latin-1) is read without decoding or copying it. When kept text is not
+/// UTF-8, the bytes are decoded as [`crate::decode`] decodes a whole input
+/// (invalid sequences become U+FFFD) and read again: the report is then
+/// what [`parse`] makes of the decoded text.
+pub fn parse_bytes(path: &str, bytes: &[u8]) -> Result<DbReport, ParseError> {
+    match parse_as(path, Input::Bytes(bytes), Part::Whole) {
+        Some(report) => report,
+        None => parse(path, &crate::decode::utf8(bytes)),
+    }
+}
+
+/// [`parse_as`] of decoded text, which never stops at a UTF-8 check.
+fn read_text(path: &str, text: &str, part: Part) -> Result<DbReport, ParseError> {
+    parse_as(path, Input::Text(text), part).unwrap_or_else(|| {
+        Err(ParseError::Malformed {
+            path: path.to_string(),
+            line: 0,
+            section: "text".into(),
+            message: "text that is not UTF-8".into(),
+        })
+    })
+}
+
+/// What the scan reads: decoded text, or raw bytes checked where text is
+/// kept.
+#[derive(Clone, Copy)]
+enum Input<'a> {
+    Text(&'a str),
+    Bytes(&'a [u8]),
+}
+
+impl<'a> Input<'a> {
+    fn bytes(self) -> &'a [u8] {
+        match self {
+            Input::Text(t) => t.as_bytes(),
+            Input::Bytes(b) => b,
+        }
+    }
 }
 
 /// [`parse`] for [`crate::parse_head`]: the source and header come out as
@@ -30,7 +73,7 @@ pub fn parse(path: &str, text: &str) -> Result<DbReport, ParseError> {
 /// (their rows feed no header field), but for those [`feeds_header`]
 /// keeps; a RAC global report is read whole.
 pub fn parse_header(path: &str, text: &str) -> Result<DbReport, ParseError> {
-    parse_as(path, text, Part::Header)
+    read_text(path, text, Part::Header)
 }
 
 /// Whether a table with this title can give a header field: a table no
@@ -45,13 +88,16 @@ fn feeds_header(title: &str) -> bool {
     )
 }
 
-fn parse_as(path: &str, text: &str, part: Part) -> Result<DbReport, ParseError> {
+/// The report read from `input`; `None` when some of the text the scan
+/// keeps is not UTF-8 (bytes only).
+fn parse_as(path: &str, input: Input<'_>, part: Part) -> Option<Result<DbReport, ParseError>> {
     let undoubled;
-    let text = if quotes_doubled(text) {
-        undoubled = text.replace("\"\"", "\"");
-        undoubled.as_str()
+    // Halving the quotes of UTF-8 text leaves it UTF-8.
+    let input = if quotes_doubled(input.bytes()) {
+        undoubled = undouble(input.bytes());
+        Input::Bytes(&undoubled)
     } else {
-        text
+        input
     };
     let mut report = DbReport::default();
     let mut ctx = Ctx::default();
@@ -63,7 +109,7 @@ fn parse_as(path: &str, text: &str, part: Part) -> Result<DbReport, ParseError> 
     let keep = |title: &str| {
         wanted(title) && (part == Part::Whole || !instance.get() || feeds_header(title))
     };
-    let summary = scan::scan(text, keep, |table| {
+    let sink = |table: &Table<'_>| {
         let k = *kind.get_or_insert_with(|| kind_of(table));
         instance.set(k != ReportKind::RacGlobal);
         if !table.complete {
@@ -80,7 +126,11 @@ fn parse_as(path: &str, text: &str, part: Part) -> Result<DbReport, ParseError> 
             // (`SKIPPED`): they have no rows and map to nothing.
             instance_table(table, &mut ctx, &mut report, &mut summary_wait_classes);
         }
-    });
+    };
+    let summary = match input {
+        Input::Text(text) => scan::scan(text, keep, sink),
+        Input::Bytes(bytes) => scan::scan_bytes(bytes, keep, sink)?,
+    };
     let kind = kind.unwrap_or(ReportKind::Instance);
     let kind = if summary.h1.to_ascii_uppercase().contains("PDB REPORT") {
         ReportKind::Pdb
@@ -91,15 +141,15 @@ fn parse_as(path: &str, text: &str, part: Part) -> Result<DbReport, ParseError> 
         ctx.warn("", note.line, note.message.clone());
     }
     if report.header.db_name.is_none() && report.header.begin_snap.is_none() {
-        return Err(ParseError::Malformed {
+        return Some(Err(ParseError::Malformed {
             path: path.to_string(),
             line: summary.lines,
             section: "header".into(),
             message: "no report header (DB Name / Snap Id tables) before the end of the file"
                 .into(),
-        });
+        }));
     }
-    if !ends_with_end_of_report(text) {
+    if !ends_with_end_of_report(input.bytes()) {
         ctx.warnings
             .push(crate::normalize::cut_short_warning(summary.lines));
     }
@@ -117,25 +167,36 @@ fn parse_as(path: &str, text: &str, part: Part) -> Result<DbReport, ParseError> 
     };
     report.warnings = ctx.warnings;
     crate::normalize::report(&mut report);
-    Ok(report)
+    Some(Ok(report))
 }
 
 /// A report saved through a spreadsheet or CSV export has every double
 /// quote doubled (`class=""awrbg""`, `colspan="" 2""`): halving them all is
 /// the exact inverse. Oracle itself never writes `=""awr`.
-fn quotes_doubled(text: &str) -> bool {
+fn quotes_doubled(bytes: &[u8]) -> bool {
     const HEAD: usize = 65536;
-    let bytes = text.as_bytes();
     let head = bytes.get(..HEAD.min(bytes.len())).unwrap_or(bytes);
     memchr::memmem::find(head, b"=\"\"awr").is_some()
 }
 
+/// `bytes` with every doubled quote halved, as `str::replace` halves them
+/// (matches do not overlap: four quotes become two).
+fn undouble(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut last = 0;
+    for at in memchr::memmem::find_iter(bytes, b"\"\"") {
+        out.extend_from_slice(bytes.get(last..=at).unwrap_or_default());
+        last = at + 2;
+    }
+    out.extend_from_slice(bytes.get(last..).unwrap_or_default());
+    out
+}
+
 /// Oracle closes every AWR HTML report with an `End of Report` line; only
 /// the last few kilobytes are searched (markup and `SQL>` prompts may follow).
-fn ends_with_end_of_report(text: &str) -> bool {
+fn ends_with_end_of_report(bytes: &[u8]) -> bool {
     const TAIL: usize = 8192;
     const MARK: &[u8] = b"End of Report";
-    let bytes = text.as_bytes();
     let tail = bytes
         .get(bytes.len().saturating_sub(TAIL)..)
         .unwrap_or(bytes);
@@ -481,5 +542,81 @@ mod tests {
         }
         assert!(!wanted("Operating System Statistics - Detail"));
         assert!(!wanted("  Flash Cache User Reads"));
+    }
+
+    /// The raw bytes read as their decoded text reads: with GBK bytes in
+    /// a table no section keeps (read without decoding), in a kept cell
+    /// (decoded and read again), and with doubled quotes.
+    #[test]
+    fn bytes_read_as_their_decoded_text() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fixtures/awr-html/awr_23ai_reduced.html"
+        );
+        let Ok(base) = std::fs::read(path) else {
+            panic!("{path} is missing");
+        };
+        let at = memchr::memmem::find(&base, b"<h3 class=\"awr\">init.ora").unwrap_or(0);
+        assert!(at > 0);
+        let with = |insert: &[u8], into: &[u8]| {
+            let (head, tail) = into.split_at(at);
+            [head, insert, tail].concat()
+        };
+        let skipped = with(
+            b"<h3 class=\"awr\">Complete List of SQL Text</h3>\n<table><tr><th>SQL Id</th><th>SQL Text</th></tr>\n<tr><td>a1</td><td>select '\xd6\xd0\xce\xc4' from dual</td></tr></table>\n",
+            &base,
+        );
+        let kept = [&base[..], b"\xd6\xd0"].concat();
+        let kept = with(b"<p>\xce\xc4</p>\n", &kept);
+        let doubled = String::from_utf8_lossy(&base)
+            .replace('"', "\"\"")
+            .into_bytes();
+        let segment = memchr::memmem::find(&base, b">ORDERS<").unwrap_or(0);
+        assert!(segment > 0);
+        let mut in_cell = base.clone();
+        in_cell.splice(segment + 1..segment + 1, *b"\xd6\xd0");
+        for (what, bytes) in [
+            ("as it is", &base),
+            ("GBK in a skipped table", &skipped),
+            ("GBK between tables and at the end", &kept),
+            ("GBK in a segment name", &in_cell),
+            ("quotes doubled", &doubled),
+        ] {
+            let decoded = crate::decode::decode(bytes);
+            let want = parse("r.html", &decoded);
+            assert!(want.is_ok(), "{what}");
+            assert_eq!(parse_bytes("r.html", bytes), want, "{what}");
+        }
+        let lazy = parse_as("r.html", Input::Bytes(&skipped), Part::Whole);
+        assert!(lazy.is_some(), "a skipped table's bytes are not decoded");
+        let lazy = parse_as("r.html", Input::Bytes(&in_cell), Part::Whole);
+        assert!(lazy.is_none(), "a kept cell's bytes are checked");
+        let report = parse_bytes("r.html", &in_cell);
+        let names: Vec<String> = report
+            .iter()
+            .flat_map(|r| r.segments.values().flatten())
+            .map(|s| s.object.clone())
+            .collect();
+        assert_eq!(names, ["\u{fffd}\u{fffd}ORDERS"]);
+    }
+
+    #[test]
+    fn undoubled_bytes_are_what_str_replace_gives() {
+        for s in [
+            "",
+            "\"",
+            "\"\"",
+            "\"\"\"",
+            "\"\"\"\"",
+            "a\"\"b\"\"\"c",
+            "=\"\"awrbg\"\"",
+            "\u{4e2d}\"\"\u{6587}",
+        ] {
+            assert_eq!(
+                undouble(s.as_bytes()),
+                s.replace("\"\"", "\"").into_bytes(),
+                "{s:?}"
+            );
+        }
     }
 }

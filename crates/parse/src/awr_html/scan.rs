@@ -729,19 +729,34 @@ pub fn scan<'a>(
     keep: impl Fn(&str) -> bool,
     sink: impl FnMut(&Table<'a>),
 ) -> ScanSummary {
-    scan_with(text, Tokenizer::new(text), keep, sink)
+    // Text is UTF-8 throughout: the scan never stops at a check.
+    scan_with(text.as_bytes(), Tokenizer::new(text), keep, sink).unwrap_or_default()
+}
+
+/// [`scan`] of the raw bytes of an input, checked as UTF-8 only where the
+/// scan keeps text (cells of kept tables, titles, headings, attributes of
+/// the tags it reads). `None` when some of that is not UTF-8: the caller
+/// then decodes the input ([`crate::decode`]) and scans the text; what
+/// was handed to `sink` before is to be dropped.
+pub fn scan_bytes<'a>(
+    bytes: &'a [u8],
+    keep: impl Fn(&str) -> bool,
+    sink: impl FnMut(&Table<'a>),
+) -> Option<ScanSummary> {
+    scan_with(bytes, Tokenizer::from_bytes(bytes), keep, sink)
 }
 
 /// [`scan`] with the tokenizer given (tests compare its fast paths with
-/// the plain reading).
+/// the plain reading); `None` when the tokens ended at bytes that are not
+/// UTF-8.
 fn scan_with<'a>(
-    text: &'a str,
+    bytes: &'a [u8],
     mut tokens: Tokenizer<'a>,
     keep: impl Fn(&str) -> bool,
     sink: impl FnMut(&Table<'a>),
-) -> ScanSummary {
+) -> Option<ScanSummary> {
     let mut s = Scanner {
-        lines: Lines::new(text.as_bytes()),
+        lines: Lines::new(bytes),
         keep,
         open: Vec::new(),
         block: String::new(),
@@ -800,19 +815,22 @@ fn scan_with<'a>(
             }
         }
     }
+    if tokens.not_utf8() {
+        return None;
+    }
     // Tables still open at the end: the report was cut short.
     while let Some(mut open) = s.open.pop() {
         open.close_row();
         open.table.complete = false;
         s.emit(open.table);
     }
-    let total = s.lines.at(text.len());
-    ScanSummary {
+    let total = s.lines.at(bytes.len());
+    Some(ScanSummary {
         doc_title: collapse(&s.doc_title),
         h1: s.h1,
         notes,
         lines: total,
-    }
+    })
 }
 
 /// The `colspan` of a cell tag with these attributes, 1 to 64.
@@ -824,6 +842,16 @@ fn colspan_of(attrs: &str) -> u16 {
             .and_then(|v| unescape(v).trim().parse::<u16>().ok())
             .unwrap_or(1)
             .clamp(1, 64)
+    } else {
+        1
+    }
+}
+
+/// [`colspan_of`] of attribute bytes not yet checked as UTF-8 (invalid
+/// sequences read as U+FFFD, as in a decoded input).
+fn colspan_of_bytes(attrs: &[u8]) -> u16 {
+    if mentions_span(attrs) {
+        colspan_of(&String::from_utf8_lossy(attrs))
     } else {
         1
     }
@@ -1085,7 +1113,7 @@ fn collapse_into(out: &mut String, s: &str) {
 /// keep is jumped over without looking at it. Positions are byte offsets
 /// after a leading byte order mark, as quick-xml counted them.
 mod tokens {
-    use super::{Kept, OpenCell, Tag, colspan_of, tag_of};
+    use super::{Kept, OpenCell, Tag, colspan_of_bytes, tag_of};
     use crate::words::{find, find1, flags, tag_end};
 
     pub enum Token<'a> {
@@ -1123,11 +1151,114 @@ mod tokens {
     }
 
     pub struct Tokenizer<'a> {
-        text: &'a str,
+        input: Checked<'a>,
         pos: usize,
         state: State,
         memo: Memo,
         chunks: Chunks,
+    }
+
+    /// The input's bytes and the span of them last found to be UTF-8: text
+    /// is handed out from a checked span only, so the bytes of a report
+    /// are checked where text is kept and nowhere else (the SQL text and
+    /// other tables no section reads are never decoded).
+    struct Checked<'a> {
+        bytes: &'a [u8],
+        /// Offset of `text` in `bytes`.
+        at: usize,
+        text: &'a str,
+        /// The whole input came as text: nothing is left to check.
+        whole: bool,
+        /// How far past the text asked for the next check reaches; doubled
+        /// while text is asked for close behind the span checked (a kept
+        /// table), back to the least after a jump.
+        reach: usize,
+        /// Some text asked for is not UTF-8.
+        failed: bool,
+    }
+
+    /// The least and the most a check reaches past the text asked for: a
+    /// kept table's cells are checked a few spans at a time, the isolated
+    /// tags and headings between skipped tables one short span each.
+    const REACH_MIN: usize = 256;
+    const REACH_MAX: usize = 16 * 1024;
+
+    impl<'a> Checked<'a> {
+        fn text(text: &'a str) -> Self {
+            Checked {
+                bytes: text.as_bytes(),
+                at: 0,
+                text,
+                whole: true,
+                reach: REACH_MIN,
+                failed: false,
+            }
+        }
+
+        fn bytes(bytes: &'a [u8]) -> Self {
+            Checked {
+                bytes,
+                at: 0,
+                text: "",
+                whole: false,
+                reach: REACH_MIN,
+                failed: false,
+            }
+        }
+
+        /// `bytes[from..to]` as text, `None` when it is not UTF-8. Offsets
+        /// off a character boundary (never asked for: every offset sits on
+        /// an ASCII byte) read as nothing, as before the lazy check.
+        #[inline(always)]
+        fn get(&mut self, from: usize, to: usize) -> Option<&'a str> {
+            if let Some(f) = from.checked_sub(self.at)
+                && let Some(t) = self.text.get(f..to.saturating_sub(self.at))
+            {
+                return Some(t);
+            }
+            self.check(from, to)
+        }
+
+        /// [`Checked::get`] outside the span checked: checks from `from`
+        /// to `reach` past `to` (on to the next ASCII byte, where a
+        /// character starts).
+        #[inline(never)]
+        fn check(&mut self, from: usize, to: usize) -> Option<&'a str> {
+            if self.whole || to <= from {
+                return Some("");
+            }
+            let len = self.bytes.len();
+            let end_checked = self.at + self.text.len();
+            self.reach = if from >= self.at && from <= end_checked + REACH_MIN {
+                (self.reach * 2).min(REACH_MAX)
+            } else {
+                REACH_MIN
+            };
+            let want = to.saturating_add(self.reach).min(len);
+            let end = self
+                .bytes
+                .get(want..)
+                .and_then(|r| r.iter().position(|&b| b < 0x80))
+                .map_or(len, |i| want + i);
+            let span = self.bytes.get(from..end)?;
+            let text = match simdutf8::compat::from_utf8(span) {
+                Ok(text) => text,
+                Err(e) if from + e.valid_up_to() >= to => {
+                    std::str::from_utf8(span.get(..e.valid_up_to())?).ok()?
+                }
+                Err(_) => {
+                    self.failed = true;
+                    return None;
+                }
+            };
+            self.at = from;
+            self.text = text;
+            let got = text.get(..to - from);
+            if got.is_none() {
+                self.failed = true;
+            }
+            got
+        }
     }
 
     /// A kept table's markup from the `<` that ends one cell's text to the
@@ -1460,9 +1591,23 @@ mod tokens {
     }
 
     impl<'a> Tokenizer<'a> {
+        /// Reads `text`, a leading byte order mark left out.
         pub fn new(text: &'a str) -> Self {
+            Self::with(Checked::text(text.strip_prefix('\u{feff}').unwrap_or(text)))
+        }
+
+        /// Reads `bytes` as UTF-8 (a leading byte order mark left out),
+        /// checked only where text is handed out: where some is not
+        /// UTF-8, the tokens end ([`Token::Eof`]) and
+        /// [`Tokenizer::not_utf8`] tells.
+        pub fn from_bytes(bytes: &'a [u8]) -> Self {
+            let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+            Self::with(Checked::bytes(bytes))
+        }
+
+        fn with(input: Checked<'a>) -> Self {
             Tokenizer {
-                text: text.strip_prefix('\u{feff}').unwrap_or(text),
+                input,
                 pos: 0,
                 state: State::Text,
                 memo: Memo {
@@ -1477,6 +1622,11 @@ mod tokens {
                     on: true,
                 },
             }
+        }
+
+        /// Whether the tokens ended at text that is not UTF-8.
+        pub fn not_utf8(&self) -> bool {
+            self.input.failed
         }
 
         /// Reads every chunk tag by tag (tests compare the two readings).
@@ -1514,7 +1664,7 @@ mod tokens {
         #[inline(never)]
         fn read_new_tag(&mut self, at: usize) -> Option<TagInfo> {
             let rest = self.bytes().get(at..)?;
-            let info = Self::scan_tag(self.text, at)?;
+            let info = Self::scan_tag(self.bytes(), at)?;
             if !is_anchor(rest) {
                 self.memo.insert(at, rest, info);
             }
@@ -1522,8 +1672,8 @@ mod tokens {
         }
 
         /// The tag at `at` of `text` read byte by byte (the memo's misses).
-        fn scan_tag(text: &str, at: usize) -> Option<TagInfo> {
-            let rest = text.as_bytes().get(at..)?;
+        fn scan_tag(bytes: &[u8], at: usize) -> Option<TagInfo> {
+            let rest = bytes.get(at..)?;
             let gt = tag_end(rest)?;
             let info = if rest.get(1) == Some(&b'/') {
                 let name = end_name(rest, gt);
@@ -1540,9 +1690,9 @@ mod tokens {
                 let (name, end, empty) = start_name(rest, gt);
                 let tag = tag_of(name);
                 let colspan = match tag {
-                    Tag::Td | Tag::Th => {
-                        colspan_of(text.get(at + 1 + name.len()..at + end).unwrap_or_default())
-                    }
+                    Tag::Td | Tag::Th => colspan_of_bytes(
+                        bytes.get(at + 1 + name.len()..at + end).unwrap_or_default(),
+                    ),
                     _ => 1,
                 };
                 TagInfo {
@@ -1564,13 +1714,25 @@ mod tokens {
         }
 
         fn bytes(&self) -> &'a [u8] {
-            self.text.as_bytes()
+            self.input.bytes
         }
 
-        /// `text[from..to]`; every offset used here sits on an ASCII byte,
-        /// so on a character boundary.
-        fn slice(&self, from: usize, to: usize) -> &'a str {
-            self.text.get(from..to).unwrap_or_default()
+        /// `bytes[from..to]` as text; every offset used here sits on an
+        /// ASCII byte, so on a character boundary. `None`, and no more
+        /// tokens, when it is not UTF-8.
+        #[inline(always)]
+        fn slice(&mut self, from: usize, to: usize) -> Option<&'a str> {
+            let text = self.input.get(from, to);
+            if text.is_none() {
+                self.pos = self.bytes().len();
+                self.state = State::Done;
+            }
+            text
+        }
+
+        /// A text token of `bytes[from..to]`, or the end of the tokens.
+        fn text(&mut self, from: usize, to: usize) -> Token<'a> {
+            self.slice(from, to).map_or(Token::Eof, Token::Text)
         }
 
         fn fatal(&mut self, message: &'static str, pos: usize) -> Token<'a> {
@@ -1615,7 +1777,7 @@ mod tokens {
                                 self.pos = bytes.len();
                                 self.state = State::Done;
                                 if start < bytes.len() {
-                                    return Token::Text(self.slice(start, bytes.len()));
+                                    return self.text(start, bytes.len());
                                 }
                                 return Token::Eof;
                             }
@@ -1627,7 +1789,7 @@ mod tokens {
                                 };
                                 if i > 0 {
                                     self.pos = start + i;
-                                    return Token::Text(self.slice(start, start + i));
+                                    return self.text(start, start + i);
                                 }
                             }
                         }
@@ -1641,7 +1803,8 @@ mod tokens {
                                 Some(b';') => {
                                     self.pos = start + i + 2;
                                     self.state = State::Text;
-                                    Token::Ref(self.slice(start + 1, start + 1 + i))
+                                    self.slice(start + 1, start + 1 + i)
+                                        .map_or(Token::Eof, Token::Ref)
                                 }
                                 next => {
                                     // A lone `&`: text up to the next `&`
@@ -1650,13 +1813,13 @@ mod tokens {
                                     if next == Some(&b'<') {
                                         self.state = State::Markup;
                                     }
-                                    Token::Text(self.slice(start, start + i + 1))
+                                    self.text(start, start + i + 1)
                                 }
                             },
                             None => {
                                 self.pos = bytes.len();
                                 self.state = State::Done;
-                                Token::Text(self.slice(start, bytes.len()))
+                                self.text(start, bytes.len())
                             }
                         };
                     }
@@ -1689,10 +1852,14 @@ mod tokens {
                     if info.close {
                         return Token::End(rest.get(2..2 + name_len).unwrap_or_default(), info.tag);
                     }
+                    let Some(attrs) = self.slice(start + 1 + name_len, start + info.end as usize)
+                    else {
+                        return Token::Eof;
+                    };
                     Token::Start {
                         at: start,
                         tag: info.tag,
-                        attrs: self.slice(start + 1 + name_len, start + info.end as usize),
+                        attrs,
                         colspan: info.colspan,
                         empty: info.empty,
                     }
@@ -1709,7 +1876,6 @@ mod tokens {
         pub fn read_cells(&mut self, kept: Kept<'_, 'a>) {
             let Kept { open, lines } = kept;
             let bytes = self.bytes();
-            let text = self.text;
             // Position and state kept in locals until the loop ends.
             let mut pos = self.pos;
             let mut at_markup = match self.state {
@@ -1730,7 +1896,10 @@ mod tokens {
                             break;
                         };
                         if i > 0 {
-                            cell.text.push(text.get(pos..pos + i).unwrap_or_default());
+                            let Some(text) = self.slice(pos, pos + i) else {
+                                return;
+                            };
+                            cell.text.push(text);
                             pos += i;
                         }
                         if rest.get(i) != Some(&b'<') {
@@ -1965,7 +2134,7 @@ mod tokens {
             match rest.get(2) {
                 Some(b'-') if buf.starts_with(b"<!--") => Token::Other,
                 Some(b'[') if buf.starts_with(b"<![CDATA[") => {
-                    Token::Text(self.slice(start + 9, end.saturating_sub(3).max(start + 9)))
+                    self.text(start + 9, end.saturating_sub(3).max(start + 9))
                 }
                 Some(b'D' | b'd')
                     if buf.len() >= 9
@@ -2121,7 +2290,7 @@ mod tokens {
                     let want = Some(&text).filter(|t| t.len() >= 5);
                     assert_eq!(
                         quick,
-                        want.and_then(|t| Tokenizer::scan_tag(t, 0)),
+                        want.and_then(|t| Tokenizer::scan_tag(t.as_bytes(), 0)),
                         "{text:?}"
                     );
                 }
@@ -2158,7 +2327,11 @@ mod tokens {
                                 continue;
                             };
                             if let Some(quick) = t.as_bytes().get(1..5).and_then(short_tag) {
-                                assert_eq!(Some(quick), Tokenizer::scan_tag(&t, 0), "{t:?}");
+                                assert_eq!(
+                                    Some(quick),
+                                    Tokenizer::scan_tag(t.as_bytes(), 0),
+                                    "{t:?}"
+                                );
                             }
                         }
                     }
@@ -2228,7 +2401,7 @@ mod tokens {
             let mut read = 0;
             while let Some(lt) = text.get(at..).and_then(|r| r.find('<')) {
                 let pos = at + lt;
-                let want = Tokenizer::scan_tag(&text, pos);
+                let want = Tokenizer::scan_tag(text.as_bytes(), pos);
                 assert_eq!(tok.read_tag(pos), want, "at {pos}: {:?}", text.get(pos..));
                 read += 1;
                 at = pos + want.map_or(1, |i| i.gt as usize + 1);
@@ -2258,16 +2431,18 @@ mod tests {
     /// text, kind and span, and whether the table ended.
     type Read = Vec<(u32, Vec<(u32, Vec<(String, bool, u16)>)>, bool)>;
 
+    /// With `chunks`, the way the parser reads an input: raw bytes checked
+    /// as UTF-8 where text is kept, markup replayed from chunks. Without,
+    /// the plainest reading: decoded text, every tag read.
     fn read(html: &str, chunks: bool, keep: bool) -> Read {
-        let tokens = Tokenizer::new(html);
         let tokens = if chunks {
-            tokens
+            Tokenizer::from_bytes(html.as_bytes())
         } else {
-            tokens.without_chunks()
+            Tokenizer::new(html).without_chunks()
         };
         let mut out = Vec::new();
-        scan_with(
-            html,
+        let summary = scan_with(
+            html.as_bytes(),
             tokens,
             |_| keep,
             |t| {
@@ -2282,6 +2457,7 @@ mod tests {
                 out.push((t.line, rows, t.complete));
             },
         );
+        assert!(summary.is_some(), "text is UTF-8");
         out
     }
 
@@ -2338,6 +2514,40 @@ mod tests {
             }
         }
         assert!(docs > 150_000, "{docs}");
+    }
+
+    /// Text checked as UTF-8 span by span (the spans growing along a kept
+    /// table, a character at every place a span may end) reads as the
+    /// decoded text does; bytes that are not UTF-8 stop the scan where
+    /// text is kept, and nowhere else.
+    #[test]
+    fn bytes_checked_where_text_is_kept_read_as_the_decoded_text() {
+        let mut html = String::from("<h3>Wait \u{4e2d}\u{6587}</h3><table>");
+        for i in 0..3_000 {
+            let pad = "x".repeat(i % 17);
+            html.push_str(&format!(
+                "<tr><td class='a'>caf\u{e9}{pad}</td><td>{i} \u{1f600}</td><td>\u{4e2d}&nbsp;\u{6587}{pad}</td></tr>\n"
+            ));
+        }
+        html.push_str("</table><p>\u{e9}t\u{e9}</p><table><tr><td>\u{4e2d}</td></tr></table>");
+        for keep in [true, false] {
+            assert_eq!(read(&html, true, keep), read(&html, false, keep));
+        }
+        let gbk = |cell: &[u8]| {
+            let mut b =
+                b"<h3>Kept</h3><table><tr><td>a</td></tr></table><h3>Skipped</h3><table><tr><td>"
+                    .to_vec();
+            b.extend_from_slice(cell);
+            b.extend_from_slice(b"</td></tr></table>");
+            b
+        };
+        let bad = gbk(b"\xd6\xd0\xce\xc4");
+        let keep = |title: &str| title == "Kept";
+        let mut read = Vec::new();
+        assert!(scan_bytes(&bad, keep, |t| read.push(t.rows().count())).is_some());
+        assert_eq!(read, [1, 0], "both tables, the rows of the kept one");
+        assert!(scan_bytes(&bad, |_| true, |_| {}).is_none());
+        assert!(scan_bytes(&gbk(b"ok"), |_| true, |_| {}).is_some());
     }
 
     #[test]
