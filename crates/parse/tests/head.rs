@@ -118,8 +118,11 @@ fn a_head_cut_before_the_snapshots_gives_nothing() {
 #[test]
 fn reading_only_the_header_sections_changes_no_header_field() {
     let mut files = awrflash_testkit::files_below(&awrflash_testkit::fixtures(""));
+    // The fixtures alone give 156 heads; with the corpus, over 200.
+    let mut least = 150;
     if let Some(corpus) = awrflash_testkit::corpus("") {
         files.extend(awrflash_testkit::files_below(&corpus));
+        least = 200;
     }
     let (mut compared, mut problems) = (0, Vec::new());
     for path in &files {
@@ -150,6 +153,6 @@ fn reading_only_the_header_sections_changes_no_header_field() {
             }
         }
     }
-    assert!(compared >= 200, "{compared} heads compared");
+    assert!(compared >= least, "{compared} heads compared");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
