@@ -17,10 +17,8 @@ fuzz_target!(|data: &[u8]| {
     }
     // `parse_bytes` is handed the bytes after a UTF-8 byte order mark, as
     // the entry point hands them; UTF-16 is transcoded there instead.
-    let bytes = match data.strip_prefix(b"\xEF\xBB\xBF") {
-        Some(rest) => rest,
-        None if data.starts_with(&[0xFF, 0xFE]) || data.starts_with(&[0xFE, 0xFF]) => return,
-        None => data,
+    let Some(bytes) = awrflash_parse::decode::utf8_body(data) else {
+        return;
     };
     let raw = awrflash_parse::awr_html::parse_bytes("fuzz.in", bytes);
     if std::str::from_utf8(bytes).is_ok() || bytes.len() <= 8192 / 3 {

@@ -217,9 +217,9 @@ fn scan_vs_parse(files: &[(String, Vec<u8>)]) {
 /// keeps (`awr_html::wanted`), rows built but not mapped, and the whole
 /// `awr_html::parse` (mappers, normalising, the model), each doing the
 /// work of the one before and more; last `parse_bytes` on the raw bytes
-/// (sniffing too, and the UTF-8 check of only the text kept, in place of
-/// the whole input's decoding of the first line). From the second line on, the gap between
-/// two lines is what the later stage adds. Each stage is the best of 2 s of
+/// (sniffing too, and the UTF-8 check of only the text the scan keeps,
+/// not the whole input's of the first line). From the second line on, the
+/// gap between two lines is what the later stage adds. Each stage is the best of 2 s of
 /// runs: with 0.5 s, two runs on a shared 2-core machine differed by 20%.
 fn stages(files: &[(String, Vec<u8>)]) {
     use awrflash_parse::awr_html::{self, scan::scan};

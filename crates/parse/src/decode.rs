@@ -12,16 +12,28 @@
 use std::borrow::Cow;
 
 pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
-    if let Some(rest) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
-        return utf8(rest);
+    if let Some(body) = utf8_body(bytes) {
+        return utf8(body);
     }
     if let Some(rest) = bytes.strip_prefix(&[0xFF, 0xFE]) {
         return Cow::Owned(utf16(rest, u16::from_le_bytes));
     }
-    if let Some(rest) = bytes.strip_prefix(&[0xFE, 0xFF]) {
-        return Cow::Owned(utf16(rest, u16::from_be_bytes));
+    Cow::Owned(utf16(
+        bytes.get(2..).unwrap_or_default(),
+        u16::from_be_bytes,
+    ))
+}
+
+/// The bytes [`decode`] reads as UTF-8: after a UTF-8 byte order mark, or
+/// all of them; `None` for UTF-16 (either byte order mark), transcoded.
+pub fn utf8_body(bytes: &[u8]) -> Option<&[u8]> {
+    if let Some(rest) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
+        return Some(rest);
     }
-    utf8(bytes)
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return None;
+    }
+    Some(bytes)
 }
 
 /// Valid UTF-8 (most reports) is checked by a SIMD validator (`simdutf8`,

@@ -71,20 +71,11 @@ pub fn parse_bytes_with(path: &str, bytes: &[u8], limits: &Limits) -> Result<Doc
 /// [`awr_html::parse_bytes`], which checks as UTF-8 only what it keeps.
 /// `None` for any other input, and for UTF-16 (transcoded whole).
 fn awr_html_bytes(bytes: &[u8]) -> Option<&[u8]> {
-    if let Some(rest) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
-        return is_awr_html(rest).then_some(rest);
-    }
-    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-        return None;
-    }
-    is_awr_html(bytes).then_some(bytes)
-}
-
-fn is_awr_html(bytes: &[u8]) -> bool {
+    let body = decode::utf8_body(bytes)?;
     // The sniffer reads this much of the decoded text: decoding never
     // shortens, so these bytes decode to at least that much.
-    let head = bytes.get(..bytes.len().min(sniff::HEAD)).unwrap_or(bytes);
-    sniff::sniff(&decode::utf8(head)) == Sniffed::AwrHtml
+    let head = body.get(..body.len().min(sniff::HEAD)).unwrap_or(body);
+    (sniff::sniff(&decode::utf8(head)) == Sniffed::AwrHtml).then_some(body)
 }
 
 /// How much of a report a parser reads: all of it, or what its source and

@@ -833,25 +833,17 @@ fn scan_with<'a>(
     })
 }
 
-/// The `colspan` of a cell tag with these attributes, 1 to 64.
-fn colspan_of(attrs: &str) -> u16 {
+/// The `colspan` of a cell tag with these attributes, 1 to 64. The bytes
+/// are not checked as UTF-8 before: invalid sequences read as U+FFFD, as
+/// in a decoded input.
+fn colspan_of(attrs: &[u8]) -> u16 {
     // Most cells have no colspan: skip the attribute parser unless the raw
     // tag mentions one (any case: browsers re-save it as `colSpan`).
-    if mentions_span(attrs.as_bytes()) {
-        attr(attrs, b"colspan")
+    if mentions_span(attrs) {
+        attr(&String::from_utf8_lossy(attrs), b"colspan")
             .and_then(|v| unescape(v).trim().parse::<u16>().ok())
             .unwrap_or(1)
             .clamp(1, 64)
-    } else {
-        1
-    }
-}
-
-/// [`colspan_of`] of attribute bytes not yet checked as UTF-8 (invalid
-/// sequences read as U+FFFD, as in a decoded input).
-fn colspan_of_bytes(attrs: &[u8]) -> u16 {
-    if mentions_span(attrs) {
-        colspan_of(&String::from_utf8_lossy(attrs))
     } else {
         1
     }
@@ -1113,7 +1105,7 @@ fn collapse_into(out: &mut String, s: &str) {
 /// keep is jumped over without looking at it. Positions are byte offsets
 /// after a leading byte order mark, as quick-xml counted them.
 mod tokens {
-    use super::{Kept, OpenCell, Tag, colspan_of_bytes, tag_of};
+    use super::{Kept, OpenCell, Tag, colspan_of, tag_of};
     use crate::words::{find, find1, flags, tag_end};
 
     pub enum Token<'a> {
@@ -1690,9 +1682,9 @@ mod tokens {
                 let (name, end, empty) = start_name(rest, gt);
                 let tag = tag_of(name);
                 let colspan = match tag {
-                    Tag::Td | Tag::Th => colspan_of_bytes(
-                        bytes.get(at + 1 + name.len()..at + end).unwrap_or_default(),
-                    ),
+                    Tag::Td | Tag::Th => {
+                        colspan_of(bytes.get(at + 1 + name.len()..at + end).unwrap_or_default())
+                    }
                     _ => 1,
                 };
                 TagInfo {
