@@ -18,6 +18,8 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     if let Some(rest) = bytes.strip_prefix(&[0xFF, 0xFE]) {
         return Cow::Owned(utf16(rest, u16::from_le_bytes));
     }
+    // `utf8_body` returns `None` only after one of the two UTF-16 byte
+    // order marks, and FF FE is taken above: these bytes start with FE FF.
     Cow::Owned(utf16(
         bytes.get(2..).unwrap_or_default(),
         u16::from_be_bytes,

@@ -29,7 +29,7 @@ pub enum Sniffed {
 }
 
 /// How much of the file the sniffer reads.
-pub(crate) const HEAD: usize = 64 * 1024;
+pub const HEAD: usize = 64 * 1024;
 
 /// `needle` in the lowercased head, by the SIMD substring search (the
 /// head is 64 KiB and most needles are absent, so the whole head is read).
@@ -38,15 +38,42 @@ fn has(lower: &[u8], needle: &str) -> bool {
 }
 
 pub fn sniff(text: &str) -> Sniffed {
+    sniff_head(text).finish(text)
+}
+
+/// What the head of a text tells of its format: most formats are known
+/// from the head alone, but a `sar -A` capture may put its device section
+/// past it, so the last outcomes hold unless the whole text is `sar`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Head {
+    Known(Sniffed),
+    UnlessSar(Sniffed),
+}
+
+impl Head {
+    /// The format of `text`, whose head this is.
+    pub(crate) fn finish(self, text: &str) -> Sniffed {
+        match self {
+            Head::Known(s) => s,
+            Head::UnlessSar(_) if sar_device_header(text) => Sniffed::Sar,
+            Head::UnlessSar(s) => s,
+        }
+    }
+}
+
+/// The first [`HEAD`] bytes of `text` sniffed: what [`sniff`] decides
+/// before it looks further. Only those bytes are read, so a longer `text`
+/// that starts with them gets the same [`Head`].
+pub(crate) fn sniff_head(text: &str) -> Head {
     let mut end = text.len().min(HEAD);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
     let head = text.get(..end).unwrap_or("");
     if head.trim().is_empty() {
-        return Sniffed::Unknown {
+        return Head::Known(Sniffed::Unknown {
             reason: "the file is empty".into(),
-        };
+        });
     }
     let binary = head
         .bytes()
@@ -54,9 +81,9 @@ pub fn sniff(text: &str) -> Sniffed {
         .filter(|&b| b == 0 || (b < 0x09))
         .count();
     if binary > 8 {
-        return Sniffed::Unknown {
+        return Head::Known(Sniffed::Unknown {
             reason: "binary content".into(),
-        };
+        });
     }
     // The head is copied and lowercased in one pass, as bytes (the
     // searches are byte searches), into this thread's buffer, kept from the
@@ -65,9 +92,21 @@ pub fn sniff(text: &str) -> Sniffed {
     let mut lower = LOWER.with(std::cell::Cell::take);
     lower.clear();
     lower.extend(head.bytes().map(|b| b.to_ascii_lowercase()));
-    let sniffed = classify(text, head, &lower);
+    let sniffed = classify(head, &lower);
     LOWER.with(|b| b.set(lower));
     sniffed
+}
+
+/// A `sar` device header anywhere in `text` (`sar -A` may put its device
+/// section past the first 400 lines, past the head).
+fn sar_device_header(text: &str) -> bool {
+    text.contains("DEV       tps")
+        || crate::fields::lines(text).any(|l| {
+            let mut f = l.split_whitespace();
+            f.next().is_some_and(is_clock)
+                && l.split_whitespace().any(|w| w == "DEV")
+                && l.split_whitespace().any(|w| w == "tps")
+        })
 }
 
 thread_local! {
@@ -75,9 +114,18 @@ thread_local! {
     static LOWER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
-/// [`sniff`] once the head is read and lowercased.
-fn classify(text: &str, head: &str, lower: &[u8]) -> Sniffed {
+/// [`sniff_head`] once the head is read and lowercased.
+fn classify(head: &str, lower: &[u8]) -> Head {
     let html = has(lower, "<html") || has(lower, "<table") || has(lower, "<body");
+    match classify_known(head, lower, html) {
+        Some(s) => Head::Known(s),
+        None => Head::UnlessSar(classify_rest(head, lower, html)),
+    }
+}
+
+/// The formats the head decides whatever follows it; `None` when a `sar`
+/// device header further on would still make the text `sar`.
+fn classify_known(head: &str, lower: &[u8], html: bool) -> Option<Sniffed> {
     let awr_title = has(lower, "workload repository")
         || has(lower, "awr rac report")
         || has(lower, "awr report for")
@@ -86,31 +134,31 @@ fn classify(text: &str, head: &str, lower: &[u8]) -> Sniffed {
     // both on every other input.
     if has(lower, "ash report") && (has(lower, "ash report for") || has(lower, "<title>ash report"))
     {
-        return Sniffed::Unsupported {
+        return Some(Sniffed::Unsupported {
             what: "an ASH report",
             reason: "awrflash reads AWR and Statspack reports; ASH samples carry no load profile or wait totals",
-        };
+        });
     }
     if !awr_title && has(lower, "addm report for task") {
-        return Sniffed::Unsupported {
+        return Some(Sniffed::Unsupported {
             what: "an ADDM report",
             reason: "awrflash reads AWR and Statspack reports",
-        };
+        });
     }
     if html && awr_title {
-        return Sniffed::AwrHtml;
+        return Some(Sniffed::AwrHtml);
     }
     if has(lower, "statspack report for") {
-        return Sniffed::Statspack;
+        return Some(Sniffed::Statspack);
     }
     if awr_title {
-        return Sniffed::AwrText;
+        return Some(Sniffed::AwrText);
     }
     if crate::nmon::looks_like_nmon(head) {
-        return Sniffed::Nmon;
+        return Some(Sniffed::Nmon);
     }
     if has(lower, "extended device statistics") {
-        return Sniffed::Iostat;
+        return Some(Sniffed::Iostat);
     }
     // HP-UX `device bps sps msps`; Solaris without `-x`: `kps tps serv`.
     if crate::fields::lines(head)
@@ -118,7 +166,7 @@ fn classify(text: &str, head: &str, lower: &[u8]) -> Sniffed {
         .any(|l| crate::iostat::is_hpux_header(l) || crate::iostat::is_solaris_tty_columns(l))
         || crate::iostat::is_aix_extended(head)
     {
-        return Sniffed::Iostat;
+        return Some(Sniffed::Iostat);
     }
     let has_device_header = crate::fields::lines(head).take(400).any(|l| {
         let t = l.trim();
@@ -127,7 +175,7 @@ fn classify(text: &str, head: &str, lower: &[u8]) -> Sniffed {
             && (t.contains("r/s") || t.contains("tps") || t.contains("rkB/s"))
     });
     if has_device_header {
-        return Sniffed::Iostat;
+        return Some(Sniffed::Iostat);
     }
     let sar_like = crate::fields::lines(head).take(400).any(|l| {
         let mut f = l.split_whitespace();
@@ -137,18 +185,11 @@ fn classify(text: &str, head: &str, lower: &[u8]) -> Sniffed {
     }) || (crate::fields::lines(head)
         .take(400)
         .any(|l| l.contains("%busy") && l.contains("avque")));
-    // `sar -A` may put its device section past the first 400 lines.
-    let sar_dev = || {
-        crate::fields::lines(text).any(|l| {
-            let mut f = l.split_whitespace();
-            f.next().is_some_and(is_clock)
-                && l.split_whitespace().any(|w| w == "DEV")
-                && l.split_whitespace().any(|w| w == "tps")
-        })
-    };
-    if sar_like || text.contains("DEV       tps") || sar_dev() {
-        return Sniffed::Sar;
-    }
+    sar_like.then_some(Sniffed::Sar)
+}
+
+/// The head's format when it is none of those of [`classify_known`].
+fn classify_rest(head: &str, lower: &[u8], html: bool) -> Sniffed {
     // The last checks read lines: the lowercased head as text (the
     // lowercase of valid UTF-8 is valid UTF-8, so nothing is lost).
     let lower = std::str::from_utf8(lower).unwrap_or_default();

@@ -586,8 +586,18 @@ impl<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
                     heading: Rc::clone(&self.heading),
                     attrs,
                     line,
-                    cells: self.spare_cells.pop().unwrap_or_default(),
-                    spans: self.spare_rows.pop().unwrap_or_default(),
+                    // Buffers go back to the spares when a table is emitted:
+                    // sized once for a large kept table (the segment and
+                    // wait tables run to a few thousand cells), they are not
+                    // grown again table after table.
+                    cells: self
+                        .spare_cells
+                        .pop()
+                        .unwrap_or_else(|| Vec::with_capacity(2048)),
+                    spans: self
+                        .spare_rows
+                        .pop()
+                        .unwrap_or_else(|| Vec::with_capacity(512)),
                     complete: false,
                     kept: collect,
                 };
