@@ -575,11 +575,26 @@ mod tests {
         assert!(segment > 0);
         let mut in_cell = base.clone();
         in_cell.splice(segment + 1..segment + 1, *b"\xd6\xd0");
+        // Only a table's attributes are read: those of other tags are not
+        // checked, a table's are.
+        let in_attrs = with(
+            b"<a class=\"awr\" name=\"\xd6\xd0\"></a>\n<h3 class=\"\xce\xc4\">Top SQL</h3>\n",
+            &base,
+        );
+        let in_table_attrs = with(
+            b"<table summary=\"\xd6\xd0\"><tr><td>1</td></tr></table>\n",
+            &base,
+        );
         for (what, bytes) in [
             ("as it is", &base),
             ("GBK in a skipped table", &skipped),
             ("GBK between tables and at the end", &kept),
             ("GBK in a segment name", &in_cell),
+            (
+                "GBK in the attributes of an anchor and a heading",
+                &in_attrs,
+            ),
+            ("GBK in a table's attributes", &in_table_attrs),
             ("quotes doubled", &doubled),
         ] {
             let decoded = crate::decode::decode(bytes);
@@ -591,6 +606,10 @@ mod tests {
         assert!(lazy.is_some(), "a skipped table's bytes are not decoded");
         let lazy = parse_as("r.html", Input::Bytes(&in_cell), Part::Whole);
         assert!(lazy.is_none(), "a kept cell's bytes are checked");
+        let lazy = parse_as("r.html", Input::Bytes(&in_attrs), Part::Whole);
+        assert!(lazy.is_some(), "the attributes of other tags are not read");
+        let lazy = parse_as("r.html", Input::Bytes(&in_table_attrs), Part::Whole);
+        assert!(lazy.is_none(), "a table's attributes are checked");
         let report = parse_bytes("r.html", &in_cell);
         let names: Vec<String> = report
             .iter()

@@ -1123,6 +1123,7 @@ mod tokens {
         Start {
             at: usize,
             tag: Tag,
+            /// Of a `<table>` (checked as text); empty for other tags.
             attrs: &'a str,
             /// Of a `<td>`/`<th>`; 1 for other tags.
             colspan: u16,
@@ -1854,9 +1855,17 @@ mod tokens {
                     if info.close {
                         return Token::End(rest.get(2..2 + name_len).unwrap_or_default(), info.tag);
                     }
-                    let Some(attrs) = self.slice(start + 1 + name_len, start + info.end as usize)
-                    else {
-                        return Token::Eof;
+                    // Only a table's attributes are read (its `summary`):
+                    // the bytes of the others are not checked as text.
+                    let attrs = if info.tag == Tag::Table {
+                        let Some(attrs) =
+                            self.slice(start + 1 + name_len, start + info.end as usize)
+                        else {
+                            return Token::Eof;
+                        };
+                        attrs
+                    } else {
+                        ""
                     };
                     Token::Start {
                         at: start,
