@@ -217,13 +217,13 @@ struct RowStart {
 
 impl<'a> Open<'a> {
     /// Closes the open cell, if any, into the open row. Most cells come in
-    /// one piece of visible ASCII (numbers, names), borrowed as they are
-    /// without a call; the rest go through [`CellText::finish`].
+    /// one piece with nothing to rewrite (numbers, names), borrowed as they
+    /// are; the rest go through [`CellText::finish`].
     #[inline(always)]
     fn close_cell(&mut self) {
         if let (true, Some(open), true) = (self.collect, self.cell.as_ref(), self.row.is_some())
             && open.text.joined.is_none()
-            && all_visible_ascii(open.text.first.as_bytes())
+            && is_collapsed(open.text.first)
         {
             self.table.cells.push(Cell {
                 text: Cow::Borrowed(open.text.first),
@@ -372,6 +372,16 @@ fn tag_of(name: &[u8]) -> Tag {
     }
 }
 
+/// Which text [`Tokenizer::next`] hands out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// None: text and entity references are jumped over.
+    None,
+    /// Text but runs of ASCII whitespace alone between markup.
+    NotBlank,
+    All,
+}
+
 /// Scanner state outside the tables.
 struct Scanner<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> {
     lines: Lines<'a>,
@@ -410,17 +420,23 @@ struct Scanner<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> {
 
 impl<'a, F: FnMut(&Table<'a>), K: Fn(&str) -> bool> Scanner<'a, F, K> {
     /// Whether text at this point of the document is kept anywhere: the
-    /// tokenizer skips it (entities and all) when not.
-    fn wants_text(&self) -> bool {
+    /// tokenizer skips it (entities and all) when not. Blank text that
+    /// would start a block is not kept either: a block is trimmed when it
+    /// becomes a title, and dropped when blank ([`Scanner::flush_block`]).
+    fn wants_text(&self) -> Keep {
         if self.skip.is_some() {
-            return false;
+            return Keep::None;
         }
         if self.in_title {
-            return true;
+            return Keep::All;
         }
         match self.open.last() {
-            Some(open) => open.collect && open.cell.is_some(),
-            None => self.in_heading || !self.in_li,
+            Some(open) if open.collect && open.cell.is_some() => Keep::All,
+            Some(_) => Keep::None,
+            None if self.in_heading => Keep::All,
+            None if self.in_li => Keep::None,
+            None if self.block.is_empty() => Keep::NotBlank,
+            None => Keep::All,
         }
     }
 
@@ -1000,12 +1016,17 @@ fn is_blank(s: &str) -> bool {
     }
 }
 
-/// True when [`collapse`] would return the text unchanged.
+/// True when [`collapse`] would return the text unchanged: at once for
+/// visible ASCII (most cells), else word by word.
+#[inline(always)]
 fn is_collapsed(s: &str) -> bool {
-    let b = s.as_bytes();
-    if all_visible_ascii(b) {
-        return true;
-    }
+    all_visible_ascii(s.as_bytes()) || is_collapsed_words(s.as_bytes())
+}
+
+/// [`is_collapsed`] of text that is not visible ASCII alone (names with
+/// spaces, padded numbers, non-ASCII text).
+#[inline(never)]
+fn is_collapsed_words(b: &[u8]) -> bool {
     if b.first().is_some_and(|&c| is_white(c)) || b.last().is_some_and(|&c| is_white(c)) {
         return false;
     }
@@ -1115,7 +1136,7 @@ fn collapse_into(out: &mut String, s: &str) {
 /// keep is jumped over without looking at it. Positions are byte offsets
 /// after a leading byte order mark, as quick-xml counted them.
 mod tokens {
-    use super::{Kept, OpenCell, Tag, colspan_of, tag_of};
+    use super::{Keep, Kept, OpenCell, Tag, colspan_of, is_white, tag_of};
     use crate::words::{find, find1, flags, tag_end};
 
     pub enum Token<'a> {
@@ -1561,6 +1582,23 @@ mod tokens {
         matches!(rest.get(1), Some(b'a' | b'A')) && rest.get(2).is_some_and(|&b| is_ws(b))
     }
 
+    /// An anchor's start tag (`rest` starts with one, [`is_anchor`]) as
+    /// [`Tokenizer::scan_tag`] reads it: only its end is looked for, since
+    /// its name is `a` and it is of no kind the scanner reads.
+    fn anchor(rest: &[u8]) -> Option<TagInfo> {
+        let gt = tag_end(rest)?;
+        let empty = rest.get(gt.wrapping_sub(1)) == Some(&b'/');
+        Some(TagInfo {
+            gt: u32::try_from(gt).ok()?,
+            close: false,
+            name_len: 1,
+            end: u32::try_from(gt - usize::from(empty)).ok()?,
+            empty,
+            tag: Tag::Other,
+            colspan: 1,
+        })
+    }
+
     /// Whether the tag `rest` starts with has the bytes of the tag read as
     /// `info` at `start`.
     #[inline(always)]
@@ -1642,8 +1680,9 @@ mod tokens {
         /// The tag at `at`, or `None` at markup that is not a tag (`<!`,
         /// `<?`), at a `<` that ends the input, or when the tag's `>` is
         /// missing. The bare cell and row tags, two thirds of the tags, are
-        /// tried before the markup is told apart; the others come from the
-        /// memo, else are read byte by byte.
+        /// tried before the markup is told apart; anchors are read to their
+        /// end ([`anchor`]); the others come from the memo, else are read
+        /// byte by byte.
         #[inline(always)]
         fn read_tag(&mut self, at: usize) -> Option<TagInfo> {
             let bytes = self.bytes();
@@ -1654,9 +1693,10 @@ mod tokens {
             if matches!(rest.get(1), Some(b'!' | b'?') | None) {
                 return None;
             }
-            if !is_anchor(rest)
-                && let Some(info) = self.memo.find(bytes, rest)
-            {
+            if is_anchor(rest) {
+                return anchor(rest);
+            }
+            if let Some(info) = self.memo.find(bytes, rest) {
                 return Some(info);
             }
             self.read_new_tag(at)
@@ -1668,9 +1708,9 @@ mod tokens {
         fn read_new_tag(&mut self, at: usize) -> Option<TagInfo> {
             let rest = self.bytes().get(at..)?;
             let info = Self::scan_tag(self.bytes(), at)?;
-            if !is_anchor(rest) {
-                self.memo.insert(at, rest, info);
-            }
+            // Anchors, each with its own `href` or `name`, are read by
+            // `read_tag` and kept out of the memo.
+            self.memo.insert(at, rest, info);
             Some(info)
         }
 
@@ -1747,15 +1787,22 @@ mod tokens {
             }
         }
 
-        /// The next token. With `keep_text` false, text and entity
-        /// references are skipped up to the next markup.
-        pub fn next(&mut self, keep_text: bool) -> Token<'a> {
+        /// The next token. With `keep` [`Keep::None`], text and entity
+        /// references are skipped up to the next markup; with
+        /// [`Keep::NotBlank`], text of ASCII whitespace alone. Tags the
+        /// scanner does nothing with ([`Tag::Other`]: anchors, fonts,
+        /// spans) are read and passed over.
+        pub fn next(&mut self, keep: Keep) -> Token<'a> {
             let bytes = self.bytes();
             loop {
                 match self.state {
                     State::Done => return Token::Eof,
-                    State::Markup => return self.markup(),
-                    State::Text | State::Ref if !keep_text => {
+                    State::Markup => {
+                        if let Some(token) = self.markup() {
+                            return token;
+                        }
+                    }
+                    State::Text | State::Ref if keep == Keep::None => {
                         let rest = bytes.get(self.pos..).unwrap_or_default();
                         match find1(b'<', rest) {
                             Some(i) => {
@@ -1792,6 +1839,13 @@ mod tokens {
                                 };
                                 if i > 0 {
                                     self.pos = start + i;
+                                    let blank = || {
+                                        rest.get(..i)
+                                            .is_some_and(|t| t.iter().all(|&b| is_white(b)))
+                                    };
+                                    if keep == Keep::NotBlank && blank() {
+                                        continue;
+                                    }
                                     return self.text(start, start + i);
                                 }
                             }
@@ -1831,13 +1885,14 @@ mod tokens {
         }
 
         /// At `<`: one tag, comment, CDATA section, DOCTYPE or processing
-        /// instruction.
-        fn markup(&mut self) -> Token<'a> {
+        /// instruction; `None` after a tag of [`Tag::Other`], which the
+        /// scanner has nothing to do with.
+        fn markup(&mut self) -> Option<Token<'a>> {
             self.state = State::Text;
             let bytes = self.bytes();
             let start = self.pos;
             let rest = bytes.get(start..).unwrap_or_default();
-            match rest.get(1) {
+            Some(match rest.get(1) {
                 None => self.fatal(UNCLOSED_TAG, start),
                 Some(b'!') => self.bang(rest),
                 Some(b'?') => self.pi(rest),
@@ -1848,12 +1903,18 @@ mod tokens {
                             b'"' => UNCLOSED_DOUBLE,
                             _ => UNCLOSED_TAG,
                         };
-                        return self.fatal(message, bytes.len());
+                        return Some(self.fatal(message, bytes.len()));
                     };
                     self.pos = start + info.gt as usize + 1;
+                    if info.tag == Tag::Other {
+                        return None;
+                    }
                     let name_len = info.name_len as usize;
                     if info.close {
-                        return Token::End(rest.get(2..2 + name_len).unwrap_or_default(), info.tag);
+                        return Some(Token::End(
+                            rest.get(2..2 + name_len).unwrap_or_default(),
+                            info.tag,
+                        ));
                     }
                     // Only a table's attributes are read (its `summary`):
                     // the bytes of the others are not checked as text.
@@ -1861,7 +1922,7 @@ mod tokens {
                         let Some(attrs) =
                             self.slice(start + 1 + name_len, start + info.end as usize)
                         else {
-                            return Token::Eof;
+                            return Some(Token::Eof);
                         };
                         attrs
                     } else {
@@ -1875,7 +1936,7 @@ mod tokens {
                         empty: info.empty,
                     }
                 }
-            }
+            })
         }
 
         /// Reads the cells and rows of `open`, a table whose text is kept,
@@ -2392,6 +2453,8 @@ mod tokens {
                 "<a class=\"awr\" href=\"#top\">",
                 "<a class=\"awr\" href=\"#a>b\">",
                 "<A\nname=\"x\"/>",
+                "<a />",
+                "<a  href=\"#1\" / >",
                 "<a>",
                 "<abbr title=\"a\">",
                 "<a\thref='#top'>",
@@ -2581,6 +2644,20 @@ mod tests {
         assert_eq!(t[0].summary(), "s & t");
         assert_eq!(t[0].row(1).unwrap().line, 5);
         assert_eq!(t[0].row(1).unwrap().cells[0].text, "x y");
+    }
+
+    /// Anchors and other tags the scanner has no use for are passed over
+    /// inside the tokenizer, and blank text before a block's first words
+    /// is not handed out: titles read as before, with the space a tag or
+    /// a blank run leaves between two words, and a blank block still does
+    /// not hide the text before it.
+    #[test]
+    fn titles_read_through_anchors_and_blank_text() {
+        let html = "<p />\n  <a class=\"awr\" name=\"7400\"></a>\n Load <b>Profile</b>\n<table><tr><td>1</td></tr></table>\
+                    <p>Wait<a href=\"#x\">\n</a>Classes<br/>by\ttime<p/><table></table>\
+                    <p>Kept</p>\n \t<p>\n</p><a name=\"y\"></a> <table></table>";
+        let titles: Vec<String> = tables(html).iter().map(|t| t.title.to_string()).collect();
+        assert_eq!(titles, ["Load Profile", "Wait Classes by time", "Kept"]);
     }
 
     #[test]
