@@ -1132,8 +1132,9 @@ fn collapse_into(out: &mut String, s: &str) {
 /// The lenient HTML tokenizer under [`scan`]: the rules of quick-xml 0.42
 /// as this module configured it (no end-name, comment or entity checks,
 /// unmatched end tags and lone `&` allowed, empty elements not expanded,
-/// text untrimmed), on bytes, with one addition: text the scanner does not
-/// keep is jumped over without looking at it. Positions are byte offsets
+/// text untrimmed), on bytes, with two additions: text the scanner does not
+/// keep is jumped over without looking at it, and tags of no kind it reads
+/// ([`Tag::Other`]) are read and passed over. Positions are byte offsets
 /// after a leading byte order mark, as quick-xml counted them.
 mod tokens {
     use super::{Keep, Kept, OpenCell, Tag, colspan_of, is_white, tag_of};
@@ -1587,12 +1588,12 @@ mod tokens {
     /// its name is `a` and it is of no kind the scanner reads.
     fn anchor(rest: &[u8]) -> Option<TagInfo> {
         let gt = tag_end(rest)?;
-        let empty = rest.get(gt.wrapping_sub(1)) == Some(&b'/');
+        let (_, end, empty) = start_name(rest, gt);
         Some(TagInfo {
             gt: u32::try_from(gt).ok()?,
             close: false,
             name_len: 1,
-            end: u32::try_from(gt - usize::from(empty)).ok()?,
+            end: u32::try_from(end).ok()?,
             empty,
             tag: Tag::Other,
             colspan: 1,
